@@ -1,0 +1,62 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nanogpt/toolgen/runtime/preset"
+)
+
+// toolFlags are the flags shared by the commands that assemble tools (list,
+// schema, call, explain, serve), so they mean the same everywhere.
+type toolFlags struct {
+	tools     string
+	workspace string
+	execAllow string
+	timeout   time.Duration
+	watch     bool
+}
+
+// register adds the shared flags to fs; exec and timeout only where the
+// command runs or describes calls.
+func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
+	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
+	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
+	fs.StringVar(&f.execAllow, "exec-allow", "", "comma-separated binaries the exec tool may run (exec is off without it)")
+	if runs {
+		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
+	}
+}
+
+// toolsDir returns the descriptor directory to load, or "" for none.
+func (f *toolFlags) toolsDir() string {
+	if f.tools != "" {
+		return f.tools
+	}
+	if st, err := os.Stat("tools"); err == nil && st.IsDir() {
+		return "tools"
+	}
+	return ""
+}
+
+// execBinaries returns the granted binaries.
+func (f *toolFlags) execBinaries() []string {
+	var out []string
+	for _, b := range strings.Split(f.execAllow, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// options returns the preset options the flags ask for.
+func (f *toolFlags) options() []preset.Option {
+	opts := []preset.Option{preset.WithWorkspace(f.workspace)}
+	if f.timeout > 0 {
+		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	return append(opts, extraOptions(f)...)
+}

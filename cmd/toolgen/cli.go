@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Exit codes, DESIGN.md §8.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	exitSpec    = 3
+	exitValue   = 4
+)
+
+// command is one subcommand. run gets the arguments after the command name
+// and returns an exit code; it writes nothing to os.Stdout or os.Stderr
+// directly.
+type command struct {
+	name    string
+	summary string
+	usage   string // the arguments after the name, for the usage line
+	run     func(c *command, env *cmdEnv, args []string) int
+}
+
+// cmdEnv is what a command may use: its output streams.
+type cmdEnv struct {
+	stdout, stderr io.Writer
+}
+
+// commands lists every subcommand; each lives in its own file.
+func commands() []*command {
+	return []*command{
+		generateCmd, checkCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, versionCmd,
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	env := &cmdEnv{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				return c.run(c, env, []string{"-h"})
+			}
+		}
+		printUsage(stdout)
+		return exitOK
+	}
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "toolgen: unknown command %q\n", args[0])
+		printUsage(stderr)
+		return exitUsage
+	}
+	return c.run(c, env, args[1:])
+}
+
+func lookup(name string) *command {
+	for _, c := range commands() {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "toolgen: the command tools of LLM agents: check, generate, list, call and serve them.\n\n")
+	fmt.Fprintf(w, "Usage:\n\n\ttoolgen <command> [flags] [arguments]\n\nCommands:\n\n")
+	cs := commands()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "\t%-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"toolgen <command> -h\" for a command's flags.\n")
+	fmt.Fprintf(w, "Exit codes: 0 success, 1 failure, 2 usage error, 3 invalid descriptors (613), 4 call rejected (614).\n")
+}
+
+// newFlagSet returns a flag set for c whose -h prints c's usage to stdout and
+// whose errors go to stderr.
+func (c *command) newFlagSet(env *cmdEnv) *flag.FlagSet {
+	fs := flag.NewFlagSet("toolgen "+c.name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n", c.name, c.usage, c.summary)
+		if hasFlags(fs) {
+			fmt.Fprintf(out, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse parses args, allowing flags after positional arguments (up to a
+// "--"), and returns the positional arguments. done=true means the command
+// should return code at once: -h printed the usage to stdout (0), or a flag
+// error was printed to stderr (2).
+func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []string, code int, done bool) {
+	var buf bytes.Buffer
+	fs.SetOutput(&buf)
+	defer fs.SetOutput(env.stderr)
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			env.stdout.Write(buf.Bytes())
+			return nil, exitOK, true
+		case err != nil:
+			env.stderr.Write(buf.Bytes())
+			return nil, exitUsage, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, false
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), 0, false
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageErr prints a usage error for c and returns exitUsage.
+func (c *command) usageErr(env *cmdEnv, format string, args ...any) int {
+	fmt.Fprintf(env.stderr, "toolgen %s: %s\n", c.name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(env.stderr, "usage: toolgen %s %s\nRun \"toolgen %s -h\" for details.\n", c.name, c.usage, c.name)
+	return exitUsage
+}
+
+// exitFor maps an error to the exit code of DESIGN.md §8.
+func exitFor(err error) int {
+	switch tool.CodeOf(err) {
+	case tool.CodeSpec:
+		return exitSpec
+	case tool.CodeValue:
+		return exitValue
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// usageError is an error caused by how toolgen was invoked.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// printProblems prints each 613 problem on its own line, like go vet.
+func printProblems(w io.Writer, problems []error) {
+	for _, p := range problems {
+		for _, e := range tool.Flatten(p) {
+			fmt.Fprintln(w, strings.TrimRight(e.Error(), "\n"))
+		}
+	}
+}

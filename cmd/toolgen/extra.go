@@ -1,0 +1,9 @@
+package main
+
+import "github.com/nanogpt/toolgen/runtime/preset"
+
+// extraOptions returns the preset options for the forms assembled beyond the
+// built-ins: generated tools, descriptor tools and ExecTool.
+func extraOptions(f *toolFlags) []preset.Option {
+	return nil
+}

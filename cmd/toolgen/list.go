@@ -1,0 +1,9 @@
+package main
+
+var listCmd = &command{
+	name:    "list",
+	summary: "(being built)",
+	run: func(c *command, env *cmdEnv, args []string) int {
+		return c.usageErr(env, "not built yet")
+	},
+}

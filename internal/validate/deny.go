@@ -1,0 +1,172 @@
+package validate
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// DenyList is a set of binaries no command tool may run.
+//
+// A binary is matched on its normalised name (BinaryName: the last path
+// element, lower-cased, with a Windows executable suffix and trailing dots
+// removed), so "/bin/rm", "RM", "../../bin/rm" and `C:\bin\Rm.EXE` are all
+// "rm". An entry matches a name in one of two ways:
+//
+//   - a plain entry ("rm", "perl") matches the name itself and the name
+//     followed by a version suffix made only of digits, '.', '-' and '_'
+//     ("perl5.36.0", "bash5", "python3.11" for "python"), but no other
+//     extension: "rm" does not deny "rmdir" or "rm.sh", "env" does not deny
+//     "envsubst", "timeout" does not deny "timeouts", "shred" does not deny
+//     "shredder", "sh" does not deny "ssh-keygen" or "shasum";
+//   - an entry ending in '*' ("python*", "mkfs*") is a prefix and matches
+//     every name that begins with what precedes the '*' ("pythonw",
+//     "python3-config", "mkfs.ext4"); "*" alone matches every name.
+//
+// Entries are normalised like names when added, so With("/usr/bin/Foo.exe")
+// denies "foo". The zero value denies nothing; use DefaultDenyList. A
+// DenyList is immutable: With and Without return copies.
+type DenyList struct {
+	entries []string // lower case, sorted, unique
+}
+
+// defaultDenied is the deny list of DESIGN.md §5 and the seed's denyBinaries:
+// destructive commands, privilege changers, process killers, every shell,
+// exec-wrappers that run their arguments as a command, and interpreters that
+// run code given on their command line.
+var defaultDenied = []string{
+	// destructive and privileged
+	"rm", "rmdir", "dd", "mkfs*", "shred", "sudo", "sudoedit", "su", "doas", "pkexec", "runuser",
+	"chmod", "chown", "chgrp", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff",
+	// shells
+	"sh", "ash", "bash", "bash-static", "rbash", "zsh", "zsh-static", "dash", "ksh", "mksh", "oksh",
+	"yash", "fish", "csh", "tcsh", "busybox", "toybox", "pwsh", "powershell", "cmd", "wsl",
+	// exec-wrappers
+	"env", "xargs", "nohup", "timeout", "nice", "ionice", "setsid", "stdbuf", "strace",
+	"ltrace", "gdb", "chroot", "unshare", "nsenter", "time", "watch", "script",
+	"setpriv", "sg", "chrt", "taskset", "flock", "parallel", "expect", "exec", "command", "builtin", "eval",
+	"systemd-run", "npx", "bunx",
+	// interpreters that run code from their arguments
+	"python*", "pypy*", "ipython", "perl", "ruby", "irb", "node", "nodejs", "deno", "bun", "php",
+	"lua", "luajit", "awk", "gawk", "mawk", "nawk", "tclsh", "wish", "osascript",
+	"cscript", "wscript", "mshta",
+}
+
+// DefaultDenyList returns the default deny list. Assembling code may extend
+// it (With) or narrow it explicitly (Without).
+func DefaultDenyList() DenyList { return NewDenyList(defaultDenied...) }
+
+// NewDenyList returns a deny list of exactly entries.
+func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...) }
+
+// With returns a copy of d that also denies entries. Each entry is
+// normalised like a binary name (see BinaryName), keeping a trailing '*'.
+func (d DenyList) With(entries ...string) DenyList {
+	set := make(map[string]bool, len(d.entries)+len(entries))
+	for _, e := range d.entries {
+		set[e] = true
+	}
+	for _, e := range entries {
+		if e = normEntry(e); e != "" {
+			set[e] = true
+		}
+	}
+	return fromSet(set)
+}
+
+// Without returns a copy of d that no longer denies entries. An entry is
+// removed when it is written the same way after normalisation ("python*"
+// removes "python*"; "python3" removes nothing, as it is no entry).
+func (d DenyList) Without(entries ...string) DenyList {
+	set := make(map[string]bool, len(d.entries))
+	for _, e := range d.entries {
+		set[e] = true
+	}
+	for _, e := range entries {
+		delete(set, normEntry(e))
+	}
+	return fromSet(set)
+}
+
+// normEntry normalises a deny-list entry as BinaryName does a name, keeping
+// a trailing '*'.
+func normEntry(e string) string {
+	e = strings.TrimSpace(e)
+	if prefix, ok := strings.CutSuffix(e, "*"); ok {
+		return strings.ToLower(baseName(prefix)) + "*" // "*" alone denies every binary
+	}
+	return BinaryName(e)
+}
+
+func fromSet(set map[string]bool) DenyList {
+	out := make([]string, 0, len(set))
+	for e := range set {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return DenyList{entries: out}
+}
+
+// Entries returns the entries, sorted.
+func (d DenyList) Entries() []string { return append([]string(nil), d.entries...) }
+
+// Match reports whether binary is denied and by which entry. binary may be a
+// bare name or a path; it is normalised first (see BinaryName).
+func (d DenyList) Match(binary string) (entry string, denied bool) {
+	name := BinaryName(binary)
+	for _, e := range d.entries {
+		if matchEntry(e, name) {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// BinaryName normalises a command's first word to the name the deny list is
+// matched against: the last element of the cleaned path (backslashes count as
+// separators, a drive letter and an NTFS stream suffix ":…" are dropped),
+// lower-cased, with trailing dots and spaces and Windows executable suffixes
+// (.exe .com .bat .cmd) removed, repeatedly, as Windows resolves "cmd.exe."
+// to "cmd.exe".
+func BinaryName(binary string) string {
+	s := strings.ToLower(baseName(binary))
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	for {
+		prev := s
+		s = strings.TrimRight(s, ". ")
+		for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
+			s = strings.TrimSuffix(s, ext)
+		}
+		if s == prev {
+			return s
+		}
+	}
+}
+
+// baseName returns the last element of path p, with backslashes as
+// separators and a leading drive letter ("C:") dropped; "" when there is
+// none.
+func baseName(p string) string {
+	s := strings.ReplaceAll(p, `\`, "/")
+	if len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z' {
+		s = s[2:]
+	}
+	s = path.Base(path.Clean("/" + s))
+	if s == "/" {
+		return ""
+	}
+	return s
+}
+
+func matchEntry(entry, name string) bool {
+	if prefix, ok := strings.CutSuffix(entry, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	rest, ok := strings.CutPrefix(name, entry)
+	if !ok {
+		return false
+	}
+	return strings.Trim(rest, "0123456789.-_") == ""
+}

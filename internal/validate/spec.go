@@ -1,0 +1,185 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// identRE is the form of tool and slot names.
+var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// MaxNameLen bounds tool and slot names (the function-calling APIs of the
+// main model providers accept at most 64 characters).
+const MaxNameLen = 64
+
+// Option configures Spec.
+type Option func(*options)
+
+type options struct {
+	deny DenyList
+}
+
+// WithDenyList replaces the default deny list. Pass
+// DefaultDenyList().With(...) to extend it or .Without(...) to narrow it.
+func WithDenyList(d DenyList) Option { return func(o *options) { o.deny = d } }
+
+// Spec checks s against the descriptor rules and returns its parsed template.
+// Every problem found is reported: the error is an errors.Join of 613
+// *tool.Error values, each with its Field set ("name", "command",
+// "arguments.path.default", …) so a loader can point at the place in a file.
+func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
+	if s == nil {
+		return nil, tool.SpecErrorf("", "spec is nil")
+	}
+	o := options{deny: DefaultDenyList()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	add(checkName("name", "tool", s.Name))
+	if strings.TrimSpace(s.Description) == "" {
+		add(tool.SpecErrorf("description", "description is missing: tell the model what the tool does"))
+	}
+	t, err := ParseTemplate(s.Command)
+	add(err)
+	if t != nil {
+		if entry, denied := o.deny.Match(t.Binary()); denied {
+			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
+		}
+		add(checkSlotUse(s, t))
+	}
+	seen := map[string]bool{}
+	for _, a := range s.Args {
+		if seen[a.Name] {
+			add(tool.SpecErrorf("arguments."+a.Name, "slot %q is declared twice", a.Name))
+		}
+		seen[a.Name] = true
+		errs = append(errs, checkArg(a, t)...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return t, nil
+}
+
+func checkName(field, what, name string) error {
+	switch {
+	case name == "":
+		return tool.SpecErrorf(field, "%s name is missing", what)
+	case len(name) > MaxNameLen:
+		return tool.SpecErrorf(field, "%s name %q is longer than %d characters", what, name, MaxNameLen)
+	case !identRE.MatchString(name):
+		return tool.SpecErrorf(field, "%s name %q is not valid: want lower-case letters, digits and _, starting with a letter (%s)", what, name, identRE)
+	}
+	return nil
+}
+
+// checkSlotUse requires every {slot} to be declared and every declared slot
+// to be used.
+func checkSlotUse(s *tool.Spec, t *Template) error {
+	var errs []error
+	used := map[string]bool{}
+	for _, name := range t.Slots() {
+		used[name] = true
+		if _, ok := s.Arg(name); !ok {
+			errs = append(errs, tool.SpecErrorf("command", "slot {%s} is used in the template but not declared in arguments", name))
+		}
+	}
+	for _, a := range s.Args {
+		if !used[a.Name] && a.Name != "" {
+			errs = append(errs, tool.SpecErrorf("arguments."+a.Name, "slot %q is declared but not used in the template %q", a.Name, s.Command))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkArg checks one slot's declaration; t may be nil when the template did
+// not parse.
+func checkArg(a tool.Arg, t *Template) []error {
+	field := "arguments." + a.Name
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	add(checkName(field, "slot", a.Name))
+	if strings.TrimSpace(a.Description) == "" {
+		add(tool.SpecErrorf(field+".description", "slot %q: description is missing: tell the model what to put in it", a.Name))
+	}
+	if a.Required && a.HasDefault {
+		add(tool.SpecErrorf(field+".default", "slot %q: a required slot cannot have a default", a.Name))
+	}
+	if !a.Type.Valid() {
+		if a.Type == "" {
+			add(tool.SpecErrorf(field+".type", "slot %q: type is missing (want string, integer, number or path)", a.Name))
+		} else {
+			add(tool.SpecErrorf(field+".type", "slot %q: unknown type %q (want string, integer, number or path)", a.Name, a.Type))
+		}
+		return errs // enum and default cannot be checked without a type
+	}
+	if a.Pattern != "" {
+		if _, err := compilePattern(a.Pattern); err != nil {
+			add(tool.SpecErrorf(field+".pattern", "slot %q: pattern is not a valid RE2 expression: %v", a.Name, err))
+			return errs // enum and default cannot be checked without the pattern
+		}
+	}
+	startsWord := t == nil || slotStartsWord(t, a.Name)
+	for i, v := range a.Enum {
+		if err := checkFixedValue(a, v, startsWord); err != nil {
+			add(tool.SpecErrorf(fmt.Sprintf("%s.enum.%d", field, i), "slot %q: enum value %q is not a valid value: %s", a.Name, v, err.Msg))
+		}
+	}
+	if a.HasDefault {
+		if err := checkFixedValue(a, a.Default, startsWord); err != nil {
+			add(tool.SpecErrorf(field+".default", "slot %q: default %q is not a valid value: %s", a.Name, a.Default, err.Msg))
+		}
+	}
+	return errs
+}
+
+// checkFixedValue checks a value fixed by the author (enum or default) by the
+// same rules as a model's value; a path default must stay inside the
+// workspace lexically (symlinks can only be checked at call time).
+func checkFixedValue(a tool.Arg, v string, startsWord bool) *tool.Error {
+	a.Enum = enumFor(a, v)
+	if err := Value(&a, v, startsWord); err != nil {
+		return err
+	}
+	if a.Type == tool.Path {
+		if _, err := cleanPath(a.Name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enumFor lets an enum value be checked against the other rules: the enum
+// rule itself is checked for defaults only.
+func enumFor(a tool.Arg, v string) []string {
+	for _, e := range a.Enum {
+		if e == v {
+			return nil
+		}
+	}
+	return a.Enum
+}
+
+// slotStartsWord reports whether slot begins any word of t.
+func slotStartsWord(t *Template, slot string) bool {
+	for _, w := range t.Words {
+		if w[0].Slot == slot {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Template is a parsed command template: words separated by ASCII spaces,
+// each word a sequence of literal text and {slot} placeholders.
+type Template struct {
+	// Words are the template's words in order; Words[0] is the binary and is
+	// always a single literal part.
+	Words []Word
+}
+
+// Word is one argv element of a template.
+type Word []Part
+
+// Part is literal text (Slot empty) or a slot placeholder (Slot set).
+type Part struct {
+	Lit  string
+	Slot string
+}
+
+// Binary returns the template's first word, the binary it runs.
+func (t *Template) Binary() string { return t.Words[0][0].Lit }
+
+// Slots returns the distinct slot names in order of first use.
+func (t *Template) Slots() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range t.Words {
+		for _, p := range w {
+			if p.Slot != "" && !seen[p.Slot] {
+				seen[p.Slot] = true
+				out = append(out, p.Slot)
+			}
+		}
+	}
+	return out
+}
+
+// ParseTemplate parses cmd. The error is a 613 *tool.Error on field
+// "command": empty template, rejected character in the literal text, a brace
+// that is not a well-formed {slot}, or a first word that is not a plain
+// binary name or path.
+func ParseTemplate(cmd string) (*Template, error) {
+	if bad, ok := firstBadRune(cmd, true); ok {
+		return nil, tool.SpecErrorf("command", "template: %s", bad.message())
+	}
+	fields := strings.Split(cmd, " ")
+	t := &Template{Words: make([]Word, 0, len(fields))}
+	for _, f := range fields {
+		if f == "" {
+			continue
+		}
+		w, err := parseWord(f)
+		if err != nil {
+			return nil, err
+		}
+		t.Words = append(t.Words, w)
+	}
+	if len(t.Words) == 0 {
+		return nil, tool.SpecErrorf("command", "template is empty")
+	}
+	if err := checkBinaryWord(t.Words[0]); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// parseWord splits one template word into literal and slot parts. Two slots
+// may not touch, and a slot that begins a word may not be followed by a dash:
+// either way an empty value would let what follows begin the argument, past
+// the leading-dash rule.
+func parseWord(f string) (Word, error) {
+	f0 := f
+	var w Word
+	for f != "" {
+		open := strings.IndexAny(f, "{}")
+		if open < 0 {
+			w = append(w, Part{Lit: f})
+			break
+		}
+		if open > 0 {
+			w = append(w, Part{Lit: f[:open]})
+		}
+		if f[open] == '}' {
+			return nil, tool.SpecErrorf("command", "template word %q: '}' without a matching '{'", f0)
+		}
+		end := strings.IndexByte(f[open:], '}')
+		if end < 0 {
+			return nil, tool.SpecErrorf("command", "template word %q: '{' without a matching '}'", f0)
+		}
+		name := f[open+1 : open+end]
+		if !identRE.MatchString(name) {
+			return nil, tool.SpecErrorf("command", "template word %q: {%s} is not a slot name (want {name} with name matching %s)", f0, name, identRE)
+		}
+		if len(w) > 0 && w[len(w)-1].Slot != "" {
+			return nil, tool.SpecErrorf("command", "template word %q: slots {%s} and {%s} are adjacent; put literal text between them (the boundary between the two values would be lost, and an empty first value would let the second begin the word)", f0, w[len(w)-1].Slot, name)
+		}
+		w = append(w, Part{Slot: name})
+		f = f[open+end+1:]
+	}
+	if len(w) > 1 && w[0].Slot != "" {
+		if r, _ := utf8.DecodeRuneInString(w[1].Lit); dashLike(r) {
+			return nil, tool.SpecErrorf("command", "template word %q: the text after {%s} begins with a dash, so an empty value would turn the word into an option; put the dash elsewhere or literal text before the slot", f0, w[0].Slot)
+		}
+	}
+	return w, nil
+}
+
+// checkBinaryWord requires the first word to be one literal, a plain name or
+// path made of [A-Za-z0-9._+/-] that does not begin with '-'.
+func checkBinaryWord(w Word) error {
+	if len(w) != 1 || w[0].Slot != "" {
+		return tool.SpecErrorf("command", "the first word of the template is the binary and may not hold a slot")
+	}
+	bin := w[0].Lit
+	for _, r := range bin {
+		if !binaryRune(r) {
+			return tool.SpecErrorf("command", "binary %q: character %s is not allowed in a binary name (want letters, digits, . _ + - /)", bin, describeRune(r))
+		}
+	}
+	if bin[0] == '-' {
+		return tool.SpecErrorf("command", "binary %q may not begin with '-'", bin)
+	}
+	if strings.Trim(bin, "./") == "" {
+		return tool.SpecErrorf("command", "binary %q is not a program name", bin)
+	}
+	return nil
+}
+
+func binaryRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+		strings.ContainsRune("._+-/", r)
+}
+
+// String reassembles the template in its canonical form (single spaces).
+func (t *Template) String() string {
+	var b strings.Builder
+	for i, w := range t.Words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, p := range w {
+			if p.Slot != "" {
+				fmt.Fprintf(&b, "{%s}", p.Slot)
+			} else {
+				b.WriteString(p.Lit)
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,111 @@
+package base
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// CommandToolBase is a command tool built from a Spec. It implements
+// tool.SpecTool. It is immutable after New and safe for concurrent use.
+type CommandToolBase struct {
+	spec   tool.Spec
+	tmpl   *validate.Template
+	kernel *kernel.Kernel
+	schema json.RawMessage
+	slots  []slot
+	index  map[string]int // slot name → position in slots
+}
+
+// slot is a declared argument with what assembly needs to know about it.
+type slot struct {
+	arg        tool.Arg
+	startsWord bool
+}
+
+// New validates spec with package validate (the deny list defaults to
+// validate.DefaultDenyList; pass validate.WithDenyList to change it) and
+// returns the tool running on k. An invalid spec is a 613 *tool.Error (an
+// errors.Join of them when there are several).
+func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToolBase, error) {
+	if k == nil {
+		return nil, fmt.Errorf("base: tool %q: nil kernel", spec.Name)
+	}
+	spec = cloneSpec(spec)
+	t, err := validate.Spec(&spec, opts...)
+	if err != nil {
+		return nil, err
+	}
+	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}}
+	for i, a := range spec.Args {
+		b.slots = append(b.slots, slot{arg: a, startsWord: startsWord(t, a.Name)})
+		b.index[a.Name] = i
+	}
+	b.schema = Schema(&spec)
+	return b, nil
+}
+
+// Name returns the Spec's name.
+func (b *CommandToolBase) Name() string { return b.spec.Name }
+
+// Description returns the Spec's description.
+func (b *CommandToolBase) Description() string { return b.spec.Description }
+
+// InputSchema returns the JSON Schema generated from the slots.
+func (b *CommandToolBase) InputSchema() json.RawMessage { return b.schema }
+
+// Spec returns a copy of the tool's Spec.
+func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
+
+// Template returns the parsed command template.
+func (b *CommandToolBase) Template() *validate.Template { return b.tmpl }
+
+// Kernel returns the kernel the tool runs on.
+func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
+
+// Call validates args, assembles the argv and runs it. See tool.Tool for the
+// meaning of the results.
+func (b *CommandToolBase) Call(ctx context.Context, args json.RawMessage) (string, error) {
+	argv, err := b.Argv(args)
+	if err != nil {
+		return "", err
+	}
+	res, err := b.kernel.Run(ctx, argv)
+	if err != nil {
+		return res.Text(), fmt.Errorf("%s: %w", b.spec.Name, err)
+	}
+	return res.Text(), nil
+}
+
+// Argv validates args exactly as Call does and returns the argv Call would
+// run, without running anything. A rejected argument is a 614 *tool.Error.
+func (b *CommandToolBase) Argv(args json.RawMessage) ([]string, error) {
+	values, err := b.decode(args)
+	if err != nil {
+		return nil, err
+	}
+	return b.assemble(values)
+}
+
+func startsWord(t *validate.Template, name string) bool {
+	for _, w := range t.Words {
+		if w[0].Slot == name {
+			return true
+		}
+	}
+	return false
+}
+
+func cloneSpec(s tool.Spec) tool.Spec {
+	s.Args = slices.Clone(s.Args)
+	for i := range s.Args {
+		s.Args[i].Enum = slices.Clone(s.Args[i].Enum)
+	}
+	s.Examples = slices.Clone(s.Examples)
+	return s
+}

@@ -1,0 +1,22 @@
+// Package base is CommandToolBase: a Spec plus a kernel make a Tool. It is
+// the one path from a Spec to a running tool, shared by code-form tools
+// (which embed it), declarative tools (which the loader builds from a file)
+// and generated tools (which embed it with a Spec literal).
+//
+// A call goes: decode the model's JSON arguments (unknown argument, wrong
+// JSON type or a missing required slot is a 614), check every value with
+// package validate (§5.1 of DESIGN.md), assemble the argv from the template's
+// words, and run it through the kernel. There is no shell at any point.
+//
+// A code-form tool is a Spec literal and a constructor:
+//
+//	type GrepTool struct{ *base.CommandToolBase }
+//
+//	func NewGrepTool(k *kernel.Kernel) (*GrepTool, error) {
+//		b, err := base.New(grepSpec, k)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return &GrepTool{b}, nil
+//	}
+package base

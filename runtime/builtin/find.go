@@ -1,0 +1,33 @@
+package builtin
+
+import (
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// FindSpec is the Spec of find_files: find {path} -name {pattern}.
+var FindSpec = tool.Spec{
+	Name:        "find_files",
+	Description: "Find files in the workspace whose name matches a glob (find PATH -name PATTERN).",
+	Command:     "find {path} -name {pattern}",
+	Args: []tool.Arg{
+		{Name: "path", Type: tool.Path, Default: ".", HasDefault: true,
+			Description: "Directory to search, relative to the workspace."},
+		{Name: "pattern", Type: tool.String, Required: true,
+			Description: "Glob for the file name, such as *.go (no spaces)."},
+	},
+}
+
+// FindTool is find_files.
+type FindTool struct{ *base.CommandToolBase }
+
+// NewFindTool returns find_files running on k.
+func NewFindTool(k *kernel.Kernel, opts ...validate.Option) (*FindTool, error) {
+	b, err := base.New(FindSpec, k, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &FindTool{b}, nil
+}

@@ -1,0 +1,35 @@
+package builtin
+
+import (
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// SedPrintSpec is the Spec of sed_print: sed -n {range}p {path}. The range
+// pattern admits only line numbers, so no sed command (e, w, r, s///e) can
+// be smuggled into the script.
+var SedPrintSpec = tool.Spec{
+	Name:        "sed_print",
+	Description: "Print a range of lines of a file (sed -n RANGEp FILE), such as 10,20.",
+	Command:     "sed -n {range}p {path}",
+	Args: []tool.Arg{
+		{Name: "range", Type: tool.String, Required: true, Pattern: `[0-9]+(,[0-9]+)?`,
+			Description: "Line or line range to print: N or START,END (1-based)."},
+		{Name: "path", Type: tool.Path, Required: true,
+			Description: "File to print from, relative to the workspace."},
+	},
+}
+
+// SedPrintTool is sed_print.
+type SedPrintTool struct{ *base.CommandToolBase }
+
+// NewSedPrintTool returns sed_print running on k.
+func NewSedPrintTool(k *kernel.Kernel, opts ...validate.Option) (*SedPrintTool, error) {
+	b, err := base.New(SedPrintSpec, k, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &SedPrintTool{b}, nil
+}

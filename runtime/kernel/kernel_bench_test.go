@@ -1,0 +1,139 @@
+package kernel
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/metrics"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const gib = 1 << 30
+
+// heapPeak samples the live heap every millisecond until stop is called,
+// which returns the highest value seen, in bytes. runtime/metrics does not
+// stop the world, so sampling does not slow the measured work.
+func heapPeak() (stop func() uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	}
+	var peak atomic.Uint64
+	peak.Store(read())
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if v := read(); v > peak.Load() {
+					peak.Store(v)
+				}
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-finished
+		return peak.Load()
+	}
+}
+
+// bareRun runs argv with plain os/exec, stdout discarded (exec's own
+// /dev/null), as the baseline for the kernel's overhead.
+func bareRun(b *testing.B, argv ...string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkBareExecTrue(b *testing.B) {
+	for b.Loop() {
+		bareRun(b, "/bin/true")
+	}
+}
+
+func BenchmarkKernelRunTrue(b *testing.B) {
+	k := newKernel(b)
+	for b.Loop() {
+		if res, err := k.Run(context.Background(), []string{"/bin/true"}); err != nil || res.ExitCode != 0 {
+			b.Fatal(res.Text(), err)
+		}
+	}
+}
+
+func BenchmarkBareDrain1GiB(b *testing.B) {
+	b.SetBytes(gib)
+	buf := make([]byte, drainBufSize)
+	stop := heapPeak()
+	for b.Loop() {
+		cmd := exec.Command("head", "-c", strconv.Itoa(gib), "/dev/zero")
+		r, w, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd.Stdout, cmd.Stderr = w, w
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+		var n int64
+		for {
+			m, err := r.Read(buf)
+			k, _ := io.Discard.Write(buf[:m])
+			n += int64(k)
+			if err != nil {
+				break
+			}
+		}
+		r.Close()
+		if err := cmd.Wait(); err != nil || n != gib {
+			b.Fatal(n, err)
+		}
+	}
+	b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MiB")
+}
+
+func BenchmarkKernelDrain1GiB(b *testing.B) {
+	b.SetBytes(gib)
+	k := newKernel(b, WithTimeout(time.Minute))
+	stop := heapPeak()
+	for b.Loop() {
+		res, err := k.Run(context.Background(), []string{"head", "-c", strconv.Itoa(gib), "/dev/zero"})
+		if err != nil || res.ExitCode != 0 || res.Omitted != gib-int64(k.OutputLimit()) {
+			b.Fatal(res.Omitted, err)
+		}
+	}
+	b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MiB")
+}
+
+// TestDrainLargeOutputKeepsHeapFlat runs a command printing 256 MiB and
+// checks the heap does not grow with it.
+func TestDrainLargeOutputKeepsHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints 256 MiB")
+	}
+	const size = 256 << 20
+	k := newKernel(t)
+	before := heapPeak()() // a single sample
+	stop := heapPeak()
+	res := mustRun(t, k, "head", "-c", strconv.Itoa(size), "/dev/zero")
+	peak := stop()
+	if res.Omitted != size-int64(k.OutputLimit()) || !res.Truncated {
+		t.Errorf("Omitted = %d, want %d", res.Omitted, size-k.OutputLimit())
+	}
+	if growth := int64(peak) - int64(before); growth > 8<<20 {
+		t.Errorf("heap grew by %d bytes while draining %d bytes", growth, size)
+	}
+}

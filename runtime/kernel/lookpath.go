@@ -1,0 +1,113 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// ErrNotFound is wrapped by the error of LookPath and Run when the command
+// does not exist (Run's Result then has ExitCode 127).
+var ErrNotFound = errors.New("command not found")
+
+// ErrNotExecutable is wrapped by the error of LookPath and Run when the
+// command exists but cannot be executed: a directory, a file without execute
+// permission, or one the system refuses to exec (Run's Result then has
+// ExitCode 126).
+var ErrNotExecutable = errors.New("not executable")
+
+// errIsDir is checkExecutable's answer for a directory, which LookPath skips.
+var errIsDir = fmt.Errorf("%w: is a directory", ErrNotExecutable)
+
+// LookPath resolves a bare command name to an absolute path by searching the
+// kernel's scrubbed PATH (see WithPath), never the host's. It returns the
+// first entry that is a regular file with an execute bit; directories are
+// skipped. The error wraps ErrNotFound when nothing matched and
+// ErrNotExecutable when only non-executable files matched. A name that is
+// empty or contains '/' is an error: such names are not looked up.
+func (k *Kernel) LookPath(name string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("kernel: empty command name: %w", ErrNotFound)
+	}
+	if strings.ContainsRune(name, '/') {
+		return "", fmt.Errorf("kernel: LookPath %q: name contains '/'", name)
+	}
+	denied := ""
+	for _, dir := range k.dirs {
+		p := filepath.Join(dir, name)
+		err := checkExecutable(p)
+		if err == nil {
+			return p, nil
+		}
+		if errors.Is(err, ErrNotExecutable) && !errors.Is(err, errIsDir) && denied == "" {
+			denied = p
+		}
+	}
+	if denied != "" {
+		return "", fmt.Errorf("kernel: %s: %w", denied, ErrNotExecutable)
+	}
+	return "", fmt.Errorf("kernel: %s: %w (PATH=%s)", name, ErrNotFound, k.path)
+}
+
+// resolve turns argv[0] into the absolute path to execute: a bare name via
+// LookPath, a relative name holding '/' against the workspace.
+func (k *Kernel) resolve(name string) (string, error) {
+	if !strings.ContainsRune(name, '/') {
+		return k.LookPath(name)
+	}
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(k.workspace, p)
+	}
+	if err := checkExecutable(p); err != nil {
+		return "", fmt.Errorf("kernel: %s: %w", p, err)
+	}
+	return p, nil
+}
+
+// checkExecutable reports why p cannot be executed: ErrNotFound when it does
+// not exist, ErrNotExecutable when it is not a regular file with an execute bit.
+func checkExecutable(p string) error {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return ErrNotFound
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
+	case fi.IsDir():
+		return errIsDir
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%w: not a regular file", ErrNotExecutable)
+	case fi.Mode().Perm()&0o111 == 0:
+		return fmt.Errorf("%w: no execute permission", ErrNotExecutable)
+	}
+	return nil
+}
+
+// exitCodeFor maps a could-not-start error to the shell's convention:
+// 127 not found, 126 found but not executable (or otherwise not startable).
+func exitCodeFor(err error) int {
+	if errors.Is(err, ErrNotFound) {
+		return 127
+	}
+	return 126
+}
+
+// classifyStart wraps an exec failure from the system with the sentinel that
+// matches it: ENOENT (e.g. a missing script interpreter) is ErrNotFound; a
+// refusal to exec (EACCES, ENOEXEC, ...) is ErrNotExecutable.
+func classifyStart(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM),
+		errors.Is(err, syscall.ENOEXEC), errors.Is(err, syscall.EISDIR),
+		errors.Is(err, syscall.ETXTBSY):
+		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
+	}
+	return err
+}

@@ -1,0 +1,56 @@
+//go:build linux
+
+package kernel
+
+import (
+	"os/exec"
+	"syscall"
+	"unsafe"
+)
+
+// pPID is waitid's P_PID id type.
+const pPID = 1
+
+// watchLeader returns a channel closed once the started leader has exited,
+// and reap, which then collects its status (cmd.Wait). On Linux the leader is
+// not reaped before reap is called: until then its pid, which is also the
+// process group id, stays allocated, so killGroup cannot hit an unrelated
+// group.
+func watchLeader(cmd *exec.Cmd) (exited <-chan struct{}, reap func() error) {
+	ch := make(chan struct{})
+	var (
+		reaped  bool
+		waitErr error
+	)
+	go func() {
+		defer close(ch)
+		if waitNoReap(cmd.Process.Pid) != nil {
+			// waitid refused: fall back to a reaping wait.
+			reaped, waitErr = true, cmd.Wait()
+		}
+	}()
+	return ch, func() error {
+		<-ch
+		if reaped {
+			return waitErr
+		}
+		return cmd.Wait()
+	}
+}
+
+// waitNoReap blocks until process pid has exited, leaving it waitable.
+func waitNoReap(pid int) error {
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
+			uintptr(unsafe.Pointer(&info)), syscall.WEXITED|syscall.WNOWAIT, 0, 0)
+		switch errno {
+		case 0:
+			return nil
+		case syscall.EINTR:
+			continue
+		default:
+			return errno
+		}
+	}
+}

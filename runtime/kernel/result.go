@@ -1,0 +1,70 @@
+package kernel
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Result is what one Run produced. Every field's zero value means "nothing to
+// report": exit 0, no output, not truncated, not timed out.
+type Result struct {
+	// Argv is what ran: the caller's argv with argv[0] resolved to an absolute
+	// path (before any WithWrapper hook). When argv[0] could not be resolved it
+	// is left as given.
+	Argv []string
+	// ExitCode is the exit status, shell style: 127 command not found, 126
+	// found but not executable (or not startable), 128+n when killed by signal
+	// n (137 when Run's context ended the call), 124 on timeout.
+	ExitCode int
+	// Output is stdout and stderr interleaved in the order they were written,
+	// as valid UTF-8 (each run of invalid bytes becomes U+FFFD), at most the
+	// output limit in bytes plus, when Truncated, the marker line
+	// "\n[... N bytes omitted from the middle ...]\n" between the kept head and
+	// tail. When the command could not start, it is the reason.
+	Output string
+	// Truncated reports that the middle of the output was dropped.
+	Truncated bool
+	// Omitted is the number of output bytes (as the command wrote them)
+	// dropped from the middle; 0 unless Truncated.
+	Omitted int64
+	// TimedOut reports that the timeout elapsed and the process group was
+	// killed; ExitCode is then 124.
+	TimedOut bool
+	// Timeout is the time limit the command ran under (the kernel's timeout).
+	Timeout time.Duration
+	// Duration is the wall time of the call, from start to the end of output.
+	Duration time.Duration
+}
+
+// Text returns the text the model sees, exactly:
+//
+//	exit: N
+//	output: OUTPUT
+//
+// where OUTPUT is Result.Output verbatim (so a truncated output carries its
+// "[... N bytes omitted from the middle ...]" marker line where the bytes were
+// left out), and no newline is added after it. When the command timed out, a
+// last line follows, on a line of its own:
+//
+//	[timed out after 30s; process group killed]
+func (r Result) Text() string {
+	var b strings.Builder
+	b.Grow(len(r.Output) + 64)
+	b.WriteString("exit: ")
+	b.WriteString(strconv.Itoa(r.ExitCode))
+	b.WriteString("\noutput: ")
+	b.WriteString(r.Output)
+	if r.TimedOut {
+		if r.Output == "" || !strings.HasSuffix(r.Output, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[timed out")
+		if r.Timeout > 0 {
+			b.WriteString(" after ")
+			b.WriteString(r.Timeout.String())
+		}
+		b.WriteString("; process group killed]")
+	}
+	return b.String()
+}

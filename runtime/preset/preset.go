@@ -1,0 +1,163 @@
+// Package preset assembles a tool.Registry: the built-in tools, generated
+// and other code-form tools (WithCommandTools, the seed's withCommandTools),
+// descriptor tools loaded from a directory, and ExecTool only when binaries
+// are granted. It is the one place where the lineage's forms meet, so name
+// conflicts between them are found here (613 naming both sources).
+package preset
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/builtin"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Factory builds tools on the preset's kernel; a generated package's Tools
+// function is one.
+type Factory func(k *kernel.Kernel) ([]tool.Tool, error)
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	workspace   string
+	timeout     time.Duration
+	outputLimit int
+	denyExtra   []string
+	denyAllow   []string
+	noBuiltins  bool
+	factories   []namedFactory
+}
+
+type namedFactory struct {
+	source string
+	form   tool.Form
+	build  Factory
+}
+
+// WithWorkspace sets the directory commands run in and paths are confined
+// to. The zero value is the current directory.
+func WithWorkspace(dir string) Option { return func(c *config) { c.workspace = dir } }
+
+// WithTimeout sets the per-call timeout (default: the kernel's, 30s).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithOutputLimit sets the model-visible output limit in bytes (default: the
+// kernel's, 2048).
+func WithOutputLimit(n int) Option { return func(c *config) { c.outputLimit = n } }
+
+// WithDenied extends the default deny list with more binaries.
+func WithDenied(binaries ...string) Option {
+	return func(c *config) { c.denyExtra = append(c.denyExtra, binaries...) }
+}
+
+// WithDenyListNarrowed removes entries (as written in the list, e.g.
+// "python*") from the default deny list. It is the explicit way to let a
+// tool run a binary the default denies.
+func WithDenyListNarrowed(entries ...string) Option {
+	return func(c *config) { c.denyAllow = append(c.denyAllow, entries...) }
+}
+
+// WithoutBuiltins leaves out grep_text, find_files and sed_print.
+func WithoutBuiltins() Option { return func(c *config) { c.noBuiltins = true } }
+
+// WithCommandTools registers the tools that build returns, as generated
+// tools from source (a package path, for messages). A generated package's
+// Tools function fits: preset.WithCommandTools("example.com/agent/tools",
+// tools.Tools).
+func WithCommandTools(source string, build Factory) Option {
+	return func(c *config) {
+		c.factories = append(c.factories, namedFactory{source: source, form: tool.FormGenerated, build: build})
+	}
+}
+
+// Preset is an assembled set of tools.
+type Preset struct {
+	// Registry holds every tool.
+	Registry *tool.Registry
+	// Kernel is the kernel every tool runs on.
+	Kernel *kernel.Kernel
+	// Problems are the 613 errors met while loading descriptors; the tools of
+	// the files concerned were skipped and the rest loaded.
+	Problems []error
+
+	deny validate.DenyList
+}
+
+// New assembles a Preset. An error means nothing usable could be assembled
+// (bad workspace, a conflict between code-form tools); problems with single
+// descriptor files are in Preset.Problems instead.
+func New(opts ...Option) (*Preset, error) {
+	c := config{workspace: "."}
+	for _, o := range opts {
+		o(&c)
+	}
+	var kopts []kernel.Option
+	if c.timeout > 0 {
+		kopts = append(kopts, kernel.WithTimeout(c.timeout))
+	}
+	if c.outputLimit > 0 {
+		kopts = append(kopts, kernel.WithOutputLimit(c.outputLimit))
+	}
+	k, err := kernel.New(c.workspace, kopts...)
+	if err != nil {
+		return nil, err
+	}
+	p := &Preset{Registry: &tool.Registry{}, Kernel: k,
+		deny: validate.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...)}
+	if !c.noBuiltins {
+		tools, err := builtin.All(k, validate.WithDenyList(p.deny))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tools {
+			if err := p.Registry.Add(tool.Entry{Tool: t, Form: tool.FormBuiltin, Source: "builtin " + t.Name()}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, f := range c.factories {
+		if err := p.addFactory(f); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (p *Preset) addFactory(f namedFactory) error {
+	tools, err := f.build(p.Kernel)
+	if err != nil {
+		return fmt.Errorf("preset: %s: %w", f.source, err)
+	}
+	for _, t := range tools {
+		if err := p.checkDenied(t); err != nil {
+			return err
+		}
+		e := tool.Entry{Tool: t, Form: f.form, Source: f.source + " (" + t.Name() + ")"}
+		if err := p.Registry.Add(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDenied re-checks a prebuilt tool's binary against the preset's deny
+// list: a generated tool was validated against the default list when it was
+// built, but the assembling code may have extended the list since.
+func (p *Preset) checkDenied(t tool.Tool) error {
+	st, ok := t.(tool.SpecTool)
+	if !ok {
+		return nil
+	}
+	spec := st.Spec()
+	if _, err := validate.Spec(&spec, validate.WithDenyList(p.deny)); err != nil {
+		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)
+	}
+	return nil
+}
+
+// DenyList returns the deny list the preset validates with.
+func (p *Preset) DenyList() validate.DenyList { return p.deny }

@@ -1,0 +1,233 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// topFields are the fields of a descriptor object.
+var topFields = []string{"$schema", "name", "description", "command", "arguments", "writes", "network", "examples"}
+
+// argFields are the fields of a slot object.
+var argFields = []string{"type", "description", "required", "default", "enum", "pattern"}
+
+// exampleFields are the fields of an example object.
+var exampleFields = []string{"args", "argv", "rejects"}
+
+// spec decodes the whole descriptor.
+func (d *specDecoder) spec() (Spec, error) {
+	var s Spec
+	found := map[string]bool{}
+	err := d.object("", "a descriptor", func(key string, off int64) error {
+		d.mark(key, off)
+		found[key] = true
+		return d.topField(&s, key, off)
+	})
+	if err != nil {
+		return Spec{}, err
+	}
+	rest := d.data[d.dec.InputOffset():]
+	if trimmed := bytes.TrimLeft(rest, " \t\r\n"); len(trimmed) > 0 {
+		off := int64(len(d.data) - len(trimmed))
+		return Spec{}, d.errAt(off, "", "trailing data after the descriptor object: a file holds exactly one JSON object")
+	}
+	var missing []error
+	for _, f := range []string{"name", "description", "command"} {
+		if !found[f] {
+			missing = append(missing, d.errAt(-1, f, "required field %q is missing", f))
+		}
+	}
+	return s, errors.Join(missing...)
+}
+
+func (d *specDecoder) topField(s *Spec, key string, off int64) error {
+	var err error
+	switch key {
+	case "$schema":
+		_, err = d.str(key)
+	case "name":
+		s.Name, err = d.str(key)
+	case "description":
+		s.Description, err = d.str(key)
+	case "command":
+		s.Command, err = d.str(key)
+	case "writes":
+		s.Writes, err = d.boolean(key)
+	case "network":
+		s.Network, err = d.boolean(key)
+	case "arguments":
+		err = d.object(key, "arguments", func(name string, off int64) error {
+			a, err := d.arg(name, off)
+			s.Args = append(s.Args, a)
+			return err
+		})
+	case "examples":
+		err = d.array(key, "examples", func(i int) error {
+			ex, err := d.example("examples." + itoa(i))
+			s.Examples = append(s.Examples, ex)
+			return err
+		})
+	default:
+		return d.unknown(off, "", key, topFields)
+	}
+	return err
+}
+
+// arg decodes one slot object.
+func (d *specDecoder) arg(name string, off int64) (Arg, error) {
+	field := "arguments." + name
+	d.mark(field, off)
+	a := Arg{Name: name}
+	var defaultIsNumber, enumHasNumber, enumHasString bool
+	err := d.object(field, "slot "+quote(name), func(key string, off int64) error {
+		f := field + "." + key
+		d.mark(f, off)
+		var err error
+		switch key {
+		case "type":
+			var t string
+			t, err = d.str(f)
+			a.Type = ArgType(t)
+		case "description":
+			a.Description, err = d.str(f)
+		case "required":
+			a.Required, err = d.boolean(f)
+		case "pattern":
+			a.Pattern, err = d.str(f)
+		case "default":
+			a.Default, defaultIsNumber, err = d.scalar(f)
+			a.HasDefault = true
+		case "enum":
+			err = d.array(f, "enum", func(i int) error {
+				v, isNum, err := d.scalar(f + "." + itoa(i))
+				enumHasNumber = enumHasNumber || isNum
+				enumHasString = enumHasString || !isNum
+				a.Enum = append(a.Enum, v)
+				return err
+			})
+		default:
+			return d.unknown(off, field, key, argFields)
+		}
+		return err
+	})
+	if err != nil {
+		return a, err
+	}
+	return a, d.checkJSONTypes(a, field, defaultIsNumber, enumHasNumber, enumHasString)
+}
+
+// checkJSONTypes requires defaults and enum values to have the JSON type of
+// their slot: numbers for integer and number slots, strings otherwise.
+func (d *specDecoder) checkJSONTypes(a Arg, field string, defNum, enumNum, enumStr bool) error {
+	numeric := a.Type == Integer || a.Type == Number
+	want := "a string"
+	if numeric {
+		want = "a number"
+	}
+	if a.HasDefault && defNum != numeric {
+		p, _ := d.pos.Of(field + ".default")
+		return d.errPos(p, field+".default", "slot %q: default must be %s for a slot of type %s", a.Name, want, a.Type)
+	}
+	if (numeric && enumStr) || (!numeric && enumNum && a.Type.Valid()) {
+		p, _ := d.pos.Of(field + ".enum")
+		return d.errPos(p, field+".enum", "slot %q: enum values must be %s for a slot of type %s", a.Name, want, a.Type)
+	}
+	return nil
+}
+
+func (d *specDecoder) errPos(p Pos, field, format string, args ...any) *Error {
+	e := d.errAt(-1, field, format, args...)
+	e.Line, e.Col = p.Line, p.Col
+	return e
+}
+
+// example decodes one example object.
+func (d *specDecoder) example(field string) (Example, error) {
+	d.mark(field, d.next())
+	var ex Example
+	err := d.object(field, "an example", func(key string, off int64) error {
+		f := field + "." + key
+		d.mark(f, off)
+		switch key {
+		case "args":
+			start := d.next()
+			var raw json.RawMessage
+			if err := d.dec.Decode(&raw); err != nil {
+				return d.syntaxErr(start, f, err)
+			}
+			if len(raw) == 0 || raw[0] != '{' {
+				return d.errAt(start, f, "%s must be a JSON object of slot values", f)
+			}
+			ex.Args = string(raw)
+			return nil
+		case "argv":
+			ex.Argv = []string{}
+			return d.array(f, "argv", func(i int) error {
+				v, err := d.str(f + "." + itoa(i))
+				ex.Argv = append(ex.Argv, v)
+				return err
+			})
+		case "rejects":
+			var err error
+			ex.Rejects, err = d.str(f)
+			return err
+		}
+		return d.unknown(off, field, key, exampleFields)
+	})
+	if err == nil && (ex.Argv == nil) == (ex.Rejects == "") {
+		p, _ := d.pos.Of(field)
+		return ex, d.errPos(p, field, "%s needs exactly one of \"argv\" (the expected command) or \"rejects\" (part of the expected 614 message)", field)
+	}
+	return ex, err
+}
+
+// unknown reports an unknown field, suggesting the closest known one.
+func (d *specDecoder) unknown(off int64, field, key string, known []string) error {
+	msg := "unknown field " + quote(key)
+	if s := suggest(key, known); s != "" {
+		msg += " (did you mean " + quote(s) + "?)"
+	}
+	sorted := append([]string(nil), known...)
+	sort.Strings(sorted)
+	return d.errAt(off, join(field, key), "%s; known fields: %s", msg, strings.Join(sorted, ", "))
+}
+
+// suggest returns the known field closest to key, if close enough.
+func suggest(key string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if strings.HasPrefix(k, key) || strings.HasPrefix(key, k) {
+			return k
+		}
+		if dist := editDistance(strings.ToLower(key), k); dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,98 @@
+package tool
+
+import (
+	"errors"
+	"sort"
+	"strings"
+)
+
+// Pos is a 1-based line and byte column in a descriptor file.
+type Pos struct {
+	Line, Col int
+}
+
+// Positions records where each field of a decoded descriptor sits in its
+// file, keyed by the dotted field path used in Error.Field ("name",
+// "arguments.path", "arguments.path.type", "arguments.mode.enum.1").
+type Positions struct {
+	// File is the descriptor's file name as given to DecodeSpec.
+	File string
+	at   map[string]Pos
+}
+
+// Of returns the position of field, falling back to its closest recorded
+// parent ("arguments.x.default" → "arguments.x" → "arguments").
+func (p *Positions) Of(field string) (Pos, bool) {
+	if p == nil {
+		return Pos{}, false
+	}
+	for f := field; f != ""; {
+		if pos, ok := p.at[f]; ok {
+			return pos, true
+		}
+		i := strings.LastIndexByte(f, '.')
+		if i < 0 {
+			break
+		}
+		f = f[:i]
+	}
+	return Pos{}, false
+}
+
+// Locate sets File, Line and Col on every *Error in err (a single error or an
+// errors.Join) whose File is empty, from its Field. It returns err.
+func (p *Positions) Locate(err error) error {
+	if p == nil || err == nil {
+		return err
+	}
+	for _, e := range Flatten(err) {
+		var te *Error
+		if !errors.As(e, &te) || te.File != "" {
+			continue
+		}
+		te.File = p.File
+		if pos, ok := p.Of(te.Field); ok {
+			te.Line, te.Col = pos.Line, pos.Col
+		}
+	}
+	return err
+}
+
+// Flatten returns the errors joined in err (errors.Join, nested), or err
+// itself when it is a single error.
+func Flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// lineIndex converts byte offsets of one file to positions.
+type lineIndex []int // offsets of the '\n' bytes
+
+func newLineIndex(data []byte) lineIndex {
+	var idx lineIndex
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// pos returns the 1-based line and byte column of offset off.
+func (idx lineIndex) pos(off int64) Pos {
+	line := sort.SearchInts(idx, int(off)) // newlines before off
+	start := 0
+	if line > 0 {
+		start = idx[line-1] + 1
+	}
+	return Pos{Line: line + 1, Col: int(off) - start + 1}
+}

@@ -1,0 +1,95 @@
+package tool
+
+// ArgType is the type of a slot. It is the whole type system: there are no
+// nested or conditional types.
+type ArgType string
+
+// The slot types a Spec may declare.
+const (
+	// String is any single word that passes the slot-value rules.
+	String ArgType = "string"
+	// Integer is a non-negative decimal integer (^[0-9]+$).
+	Integer ArgType = "integer"
+	// Number is a non-negative decimal number (^[0-9]+(\.[0-9]+)?$).
+	Number ArgType = "number"
+	// Path is a string that must resolve inside the workspace.
+	Path ArgType = "path"
+)
+
+// Valid reports whether t is one of the four slot types.
+func (t ArgType) Valid() bool {
+	switch t {
+	case String, Integer, Number, Path:
+		return true
+	}
+	return false
+}
+
+// Spec is a command tool's descriptor: what a *.tool.json file decodes into,
+// what a code-form tool declares as a Go literal and what toolgen emits.
+// A Spec is plain data; package validate decides whether it is acceptable.
+type Spec struct {
+	// Name is the tool's name as the model sees it (^[a-z][a-z0-9_]*$).
+	Name string
+	// Description tells the model what the tool does. Required.
+	Description string
+	// Command is the template: whitespace-separated words, {slot} placeholders
+	// standing for whole words or parts of words. Its first word is the binary.
+	Command string
+	// Args are the slots in declared order; the order is that of the JSON
+	// Schema's properties and of a generated args struct's fields.
+	Args []Arg
+	// Writes declares that the command writes inside the workspace. The zero
+	// value means it only reads; confinement (where available) enforces it.
+	Writes bool
+	// Network declares that the command needs network access. The zero value
+	// means none; confinement (where available) enforces it.
+	Network bool
+	// Examples are calls with their expected outcome, checked by toolgen check
+	// and compiled into tests by toolgen generate. Optional.
+	Examples []Example
+}
+
+// Arg is one slot of a Spec.
+type Arg struct {
+	// Name is the slot's name, as used in {name} in the template.
+	Name string
+	// Type is one of String, Integer, Number or Path.
+	Type ArgType
+	// Description tells the model what to put in the slot.
+	Description string
+	// Required means the model must supply a value.
+	Required bool
+	// Default is the value used when the model supplies none; it is only
+	// meaningful when HasDefault is true. Numbers are kept in their decimal
+	// text form.
+	Default string
+	// HasDefault reports whether Default is set.
+	HasDefault bool
+	// Enum, when not empty, lists the only values accepted.
+	Enum []string
+	// Pattern, when not empty, is an RE2 expression the whole value must match.
+	Pattern string
+}
+
+// Example is one documented call of a tool: Args in, and either the exact
+// argv the call assembles or a substring of the 614 message that rejects it.
+type Example struct {
+	// Args is the model's JSON arguments, as raw JSON text.
+	Args string
+	// Argv is the expected argv when the call is accepted.
+	Argv []string
+	// Rejects, when not empty, means the call must fail with 614 and a message
+	// containing this text.
+	Rejects string
+}
+
+// Arg returns the slot named name and whether it exists.
+func (s *Spec) Arg(name string) (Arg, bool) {
+	for _, a := range s.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
