@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar (cmp stdout/stderr)")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
+		// exits with code N, so scripts pin the exit codes of DESIGN.md §8.
+		"toolgen-exit": func() {
+			want, err := strconv.Atoi(os.Args[1])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "toolgen-exit: first argument must be the expected exit code")
+				os.Exit(100)
+			}
+			if got := run(os.Args[2:], os.Stdout, os.Stderr); got != want {
+				fmt.Fprintf(os.Stderr, "toolgen-exit: exit code %d, want %d\n", got, want)
+				os.Exit(100)
+			}
+			os.Exit(0)
+		},
+	})
+}
+
+// TestScript runs the CLI scripts in testdata/script, named by category
+// (call_*, check_*, generate_*, list_*, schema_*, serve_*, ...). Each script
+// starts in a fresh $WORK directory; $REPO is the module root.
+func TestScript(t *testing.T) {
+	repo, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("REPO", repo+"/../..")
+			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
+			return nil
+		},
+	})
+}
