@@ -3,6 +3,7 @@ package base
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,20 +32,8 @@ func (b *CommandToolBase) decode(args json.RawMessage) ([]value, error) {
 	values := make([]value, len(b.slots))
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		var raw map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &raw); err != nil {
-			return nil, tool.ValueErrorf("", "arguments must be a JSON object of slot values: %v", err)
-		}
-		for key, rv := range raw {
-			i, ok := b.index[key]
-			if !ok {
-				return nil, b.unknownArg(key)
-			}
-			text, isSet, err := decodeValue(&b.slots[i].arg, rv)
-			if err != nil {
-				return nil, err
-			}
-			values[i] = value{text: text, set: isSet}
+		if err := b.decodeObject(trimmed, values); err != nil {
+			return nil, err
 		}
 	}
 	for i := range b.slots {
@@ -58,6 +47,31 @@ func (b *CommandToolBase) decode(args json.RawMessage) ([]value, error) {
 		}
 	}
 	return values, nil
+}
+
+// decodeObject fills values from the JSON object data.
+func (b *CommandToolBase) decodeObject(data []byte, values []value) error {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return tool.ValueErrorf("", "arguments are not valid JSON: %v", err)
+	}
+	err := eachMember(data, func(key string, rv []byte) error {
+		i, ok := b.index[key]
+		if !ok {
+			return b.unknownArg(key)
+		}
+		text, isSet, err := decodeValue(&b.slots[i].arg, rv)
+		if err != nil {
+			return err
+		}
+		values[i] = value{text: text, set: isSet}
+		return nil
+	})
+	if errors.Is(err, errNotObject) {
+		return tool.ValueErrorf("", "arguments must be a JSON object of slot values, like {\"name\": \"value\"}")
+	}
+	return err
 }
 
 func (b *CommandToolBase) unknownArg(key string) error {
@@ -91,11 +105,8 @@ func decodeValue(a *tool.Arg, rv json.RawMessage) (string, bool, error) {
 		if rv[0] != '"' {
 			return "", false, tool.ValueErrorf(a.Name, "want a JSON string, got %s", jsonKind(rv))
 		}
-		if bytes.IndexByte(rv, '\\') < 0 {
-			return string(rv[1 : len(rv)-1]), true, nil
-		}
-		var s string
-		if err := json.Unmarshal(rv, &s); err != nil {
+		s, err := unquote(rv)
+		if err != nil {
 			return "", false, tool.ValueErrorf(a.Name, "bad JSON string: %v", err)
 		}
 		return s, true, nil
