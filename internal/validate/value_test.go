@@ -129,11 +129,11 @@ func TestValueRejectsInvalidUTF8(t *testing.T) {
 	}{
 		{"\xff", "invalid UTF-8 (byte 0xFF) at byte offset 0"},
 		{"ab\xfe", "invalid UTF-8 (byte 0xFE) at byte offset 2"},
-		{"a\xc3", "invalid UTF-8 (byte 0xC3) at byte offset 1"},          // truncated é
-		{"\xc0\xaf", "invalid UTF-8 (byte 0xC0) at byte offset 0"},       // overlong '/'
-		{"x\xed\xa0\x80", "invalid UTF-8 (byte 0xED) at byte offset 1"},  // UTF-16 surrogate
+		{"a\xc3", "invalid UTF-8 (byte 0xC3) at byte offset 1"},            // truncated é
+		{"\xc0\xaf", "invalid UTF-8 (byte 0xC0) at byte offset 0"},         // overlong '/'
+		{"x\xed\xa0\x80", "invalid UTF-8 (byte 0xED) at byte offset 1"},    // UTF-16 surrogate
 		{"\xf4\x90\x80\x80", "invalid UTF-8 (byte 0xF4) at byte offset 0"}, // above U+10FFFF
-		{"caf\xe9", "invalid UTF-8 (byte 0xE9) at byte offset 3"},         // Latin-1 é
+		{"caf\xe9", "invalid UTF-8 (byte 0xE9) at byte offset 3"},          // Latin-1 é
 	} {
 		te := asToolError(t, valueErr(a, tc.v, true), tool.CodeValue)
 		if te.Slot != "pattern" || !strings.Contains(te.Msg, tc.want) {
@@ -411,6 +411,20 @@ func TestRuneName(t *testing.T) {
 		}
 		if n := RuneName(r); n == "" || strings.HasPrefix(n, "<") {
 			t.Errorf("control %U has no name: %q", r, n)
+		}
+	}
+}
+
+// TestDashLikeClosedUnderNFKC: no character whose NFKC form begins with a
+// dash gets past the leading-dash rule.
+func TestDashLikeClosedUnderNFKC(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF || dashLike(r) {
+			continue
+		}
+		f := norm.NFKC.String(string(r))
+		if d, _ := utf8.DecodeRuneInString(f); dashLike(d) {
+			t.Errorf("%U %s folds to %q, which begins with a dash, but is not dash-like", r, RuneName(r), f)
 		}
 	}
 }
