@@ -46,9 +46,10 @@ type config struct {
 // Option configures a Kernel in New. A nil Option is ignored.
 type Option func(*config)
 
-// WithTimeout sets how long one command may run; when it elapses the process
-// group is killed and the Result has ExitCode 124 and TimedOut set. Default
-// DefaultTimeout (30s). New rejects d <= 0.
+// WithTimeout sets how long one command may run, counted from just before it
+// is started; when it elapses the process group is killed and the Result has
+// ExitCode 124 and TimedOut set. Default DefaultTimeout (30s). New rejects
+// d <= 0.
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithOutputLimit sets the model-visible output cap in bytes: Result.Output
@@ -73,7 +74,8 @@ func WithPath(path string) Option { return func(c *config) { c.path = path } }
 // before exec, e.g. to re-exec through a sandboxing trampoline. The hook gets a
 // copy it may modify; the argv it returns is executed as is and its argv[0]
 // must be an absolute path. A hook error means the command is not started
-// (exit 126). Result.Argv still reports the unwrapped argv. nil means none.
+// (exit 126). Result.Argv still reports the unwrapped argv. Concurrent Runs
+// call the hook concurrently. nil means none.
 func WithWrapper(w func(argv []string) ([]string, error)) Option {
 	return func(c *config) { c.wrapper = w }
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
@@ -14,15 +15,19 @@ import (
 
 const gib = 1 << 30
 
-// heapPeak samples the live heap every millisecond until stop is called,
-// which returns the highest value seen, in bytes. runtime/metrics does not
-// stop the world, so sampling does not slow the measured work.
-func heapPeak() (stop func() uint64) {
+// heapNow returns the bytes of live and not yet swept heap objects.
+// runtime/metrics does not stop the world, so sampling it often does not slow
+// the measured work.
+func heapNow() uint64 {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 {
-		metrics.Read(sample)
-		return sample[0].Value.Uint64()
-	}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// heapPeak samples heapNow every millisecond until stop is called, which
+// returns the highest value seen.
+func heapPeak() (stop func() uint64) {
+	read := heapNow
 	var peak atomic.Uint64
 	peak.Store(read())
 	done := make(chan struct{})
@@ -126,7 +131,8 @@ func TestDrainLargeOutputKeepsHeapFlat(t *testing.T) {
 	}
 	const size = 256 << 20
 	k := newKernel(t)
-	before := heapPeak()() // a single sample
+	runtime.GC()
+	before := heapNow()
 	stop := heapPeak()
 	res := mustRun(t, k, "head", "-c", strconv.Itoa(size), "/dev/zero")
 	peak := stop()

@@ -103,7 +103,9 @@ func exitCodeFor(err error) int {
 func classifyStart(err error) error {
 	switch {
 	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ENOTDIR):
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
+		// The file was there a moment ago: what is missing is usually the
+		// interpreter named by its #! line (or an ELF file's loader).
+		return fmt.Errorf("%w (missing #! interpreter?): %w", ErrNotFound, err)
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM),
 		errors.Is(err, syscall.ENOEXEC), errors.Is(err, syscall.EISDIR),
 		errors.Is(err, syscall.ETXTBSY):

@@ -1,10 +1,12 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
-	"io"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -82,18 +84,52 @@ func (b *boundedBuffer) tailBytes() []byte {
 	return append(out, b.tail[:b.start]...)
 }
 
-// drain copies r into b until r fails (EOF, a deadline, a close).
-func drain(r io.Reader, b *boundedBuffer) {
+// lateReadLimit bounds what drain still takes from the pipe once its read
+// deadline has passed: what was written before the deadline (a pipe holds at
+// most 1 MiB), not a stream from a process that keeps writing.
+const lateReadLimit = 1 << 20
+
+// drain copies r into b until r fails (EOF, a close, a deadline). When the
+// deadline ends it, what is already buffered in the pipe is still taken
+// without waiting: a deadline means "nothing more is coming", and a reader
+// that was merely slow to be scheduled must not lose output.
+func drain(r *os.File, b *boundedBuffer) {
 	bp := drainBufs.Get().(*[]byte)
 	defer drainBufs.Put(bp)
 	buf := *bp
 	for {
 		n, err := r.Read(buf)
 		b.Write(buf[:n])
-		if err != nil {
-			return
+		if err == nil {
+			continue
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			drainBuffered(r, b, buf)
+		}
+		return
 	}
+}
+
+// drainBuffered reads what r's non-blocking pipe holds right now, up to
+// lateReadLimit bytes, ignoring r's deadline.
+func drainBuffered(r *os.File, b *boundedBuffer, buf []byte) {
+	rc, err := r.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		for left := lateReadLimit; left > 0; {
+			n, err := syscall.Read(int(fd), buf[:min(len(buf), left)])
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || n <= 0 { // EAGAIN: empty; 0: EOF
+				return
+			}
+			b.Write(buf[:n])
+			left -= n
+		}
+	})
 }
 
 // clip is the bounded, valid UTF-8 view of everything written: head, then

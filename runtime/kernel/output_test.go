@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -167,4 +168,27 @@ func FuzzBoundedOutput(f *testing.F) {
 			t.Fatalf("valid input, limit %d: head %d and tail %d bytes lost more than a rune", limit, len(c.head), len(c.tail))
 		}
 	})
+}
+
+// TestDrainTakesBufferedOutputAfterDeadline plays a drainer scheduled only
+// after Run gave up waiting for EOF: what the pipe holds is still read.
+func TestDrainTakesBufferedOutputAfterDeadline(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close() // held open throughout: no EOF, like an escaped writer
+	want := strings.Repeat("late output ", 5000)
+	if _, err := w.Write([]byte(want)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	b := newBoundedBuffer(len(want))
+	drain(r, b)
+	if got := b.clip().String(); got != want {
+		t.Errorf("drained %d bytes, want %d", len(got), len(want))
+	}
 }

@@ -69,9 +69,48 @@ func (k *Kernel) wrap(argv []string) ([]string, error) {
 // reading the output.
 func (k *Kernel) run(ctx context.Context, res Result, execArgv []string) (Result, error) {
 	start := time.Now()
+	timeout := time.NewTimer(k.timeout) // counts from here, so a slow start is no excuse
+	defer timeout.Stop()
+	cmd, r, err := k.start(execArgv)
+	if err != nil {
+		err = fmt.Errorf("kernel: start %s: %w", res.Argv[0], err)
+		return k.notStarted(res, exitCodeFor(err), err)
+	}
+	out := newBoundedBuffer(k.limit)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		drain(r, out)
+	}()
+	exited, reap := watchLeader(cmd)
+	var ctxErr error
+	res.TimedOut, ctxErr = await(ctx, exited, timeout.C)
+	killGroup(cmd.Process.Pid)
+	waitErr := reap()
+	stopDrain(r, drained)
+	res.Duration = time.Since(start)
+	res.setOutput(out.clip())
+	switch {
+	case res.TimedOut:
+		res.ExitCode = 124
+	case cmd.ProcessState != nil:
+		res.ExitCode = exitCode(cmd.ProcessState)
+	default: // not reached: a started command always has a wait status
+		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
+	}
+	if ctxErr != nil {
+		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)
+	}
+	return res, nil
+}
+
+// start starts execArgv as the leader of a new process group, in the
+// workspace, with the scrubbed environment, stdin from the null device and
+// stdout and stderr on one pipe, whose read end it returns.
+func (k *Kernel) start(execArgv []string) (*exec.Cmd, *os.File, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return k.notStarted(res, 126, fmt.Errorf("kernel: output pipe: %w", err))
+		return nil, nil, fmt.Errorf("output pipe: %w", err)
 	}
 	cmd := &exec.Cmd{
 		Path:        execArgv[0],
@@ -87,47 +126,19 @@ func (k *Kernel) run(ctx context.Context, res Result, execArgv []string) (Result
 	w.Close() // the child has its copy; EOF comes when every holder is gone
 	if err != nil {
 		r.Close()
-		err = fmt.Errorf("kernel: start %s: %w", res.Argv[0], classifyStart(err))
-		return k.notStarted(res, exitCodeFor(err), err)
+		return nil, nil, classifyStart(err)
 	}
-	out := newBoundedBuffer(k.limit)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		drain(r, out)
-	}()
-	exited, reap := watchLeader(cmd)
-	var ctxErr error
-	res.TimedOut, ctxErr = k.await(ctx, exited)
-	killGroup(cmd.Process.Pid)
-	waitErr := reap()
-	stopDrain(r, drained)
-	res.Duration = time.Since(start)
-	res.setOutput(out.clip())
-	switch {
-	case res.TimedOut:
-		res.ExitCode = 124
-	case cmd.ProcessState != nil:
-		res.ExitCode = exitCode(cmd.ProcessState)
-	default:
-		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
-	}
-	if ctxErr != nil {
-		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)
-	}
-	return res, nil
+	return cmd, r, nil
 }
 
-// await blocks until the leader exits, the timeout elapses or ctx is done,
+// await blocks until the leader exits, the timeout fires or ctx is done,
 // and says which. A leader that exited by the time the other fired counts as
 // having exited.
-func (k *Kernel) await(ctx context.Context, exited <-chan struct{}) (timedOut bool, ctxErr error) {
-	timer := time.NewTimer(k.timeout)
-	defer timer.Stop()
+func await(ctx context.Context, exited <-chan struct{}, timeout <-chan time.Time) (timedOut bool, ctxErr error) {
 	select {
 	case <-exited:
 		return false, nil
-	case <-timer.C:
+	case <-timeout:
 	case <-ctx.Done():
 	}
 	select {
@@ -150,7 +161,8 @@ func killGroup(pid int) {
 }
 
 // stopDrain waits for the output to reach EOF, but at most drainGrace: past
-// that, a process outside the group still holds the pipe, and reading stops.
+// that, a process outside the group still holds the pipe, and reading stops
+// once what the pipe already holds is read.
 func stopDrain(r *os.File, drained <-chan struct{}) {
 	t := time.NewTimer(drainGrace)
 	defer t.Stop()

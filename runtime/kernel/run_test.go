@@ -177,53 +177,74 @@ func TestRunReplacesInvalidUTF8(t *testing.T) {
 	assertText(t, res, "exit: 0\noutput: a\uFFFDb\uFFFD(c")
 }
 
+// promptly runs attempt, which returns by how much a call overran what it
+// should have taken, up to 3 times until the overrun is within budget. The
+// retries absorb a busy machine's scheduling delays only: a kernel that really
+// waits (for a grandchild, for the drain grace) overruns every attempt, and
+// every attempt's other checks must pass.
+func promptly(t *testing.T, budget time.Duration, attempt func() time.Duration) {
+	t.Helper()
+	var overruns []time.Duration
+	for range 3 {
+		over := attempt()
+		if over <= budget {
+			return
+		}
+		overruns = append(overruns, over)
+	}
+	t.Errorf("overran the %v budget on every attempt: %v", budget, overruns)
+}
+
 func TestRunTimeout(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	k := newKernel(t, WithTimeout(timeout))
-	start := time.Now()
-	res, err := k.Run(context.Background(), []string{"sh", "-c", "echo before; sleep 10"})
-	elapsed := time.Since(start)
-	if err != nil {
-		t.Fatalf("a timeout is a result, not an error: %v", err)
-	}
-	if res.ExitCode != 124 || !res.TimedOut {
-		t.Errorf("ExitCode, TimedOut = %d, %v; want 124, true", res.ExitCode, res.TimedOut)
-	}
-	if elapsed < timeout || elapsed > timeout+100*time.Millisecond {
-		t.Errorf("Run took %v with a %v timeout", elapsed, timeout)
-	}
-	assertText(t, res, "exit: 124\noutput: before\n[timed out after 300ms; process group killed]")
+	promptly(t, 100*time.Millisecond, func() time.Duration {
+		start := time.Now()
+		res, err := k.Run(context.Background(), []string{"sh", "-c", "echo before; sleep 10"})
+		elapsed := time.Since(start)
+		if err != nil {
+			t.Fatalf("a timeout is a result, not an error: %v", err)
+		}
+		if res.ExitCode != 124 || !res.TimedOut || elapsed < timeout {
+			t.Errorf("ExitCode, TimedOut, elapsed = %d, %v, %v; want 124, true, >= %v", res.ExitCode, res.TimedOut, elapsed, timeout)
+		}
+		assertText(t, res, "exit: 124\noutput: before\n[timed out after 300ms; process group killed]")
+		return elapsed - timeout
+	})
 }
 
 func TestRunTimeoutKillsGrandchildHoldingPipe(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	k := newKernel(t, WithTimeout(timeout))
-	start := time.Now()
-	res, err := k.Run(context.Background(), []string{"sh", "-c", "sleep 100 & echo started $!; sleep 100"})
-	elapsed := time.Since(start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.TimedOut || res.ExitCode != 124 {
-		t.Errorf("TimedOut, ExitCode = %v, %d", res.TimedOut, res.ExitCode)
-	}
-	if over := elapsed - timeout; over > 100*time.Millisecond {
-		t.Errorf("Run outlived its %v timeout by %v", timeout, over)
-	}
-	assertDead(t, startedPid(t, res.Output))
+	promptly(t, 100*time.Millisecond, func() time.Duration {
+		start := time.Now()
+		res, err := k.Run(context.Background(), []string{"sh", "-c", "sleep 100 & echo started $!; sleep 100"})
+		elapsed := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.TimedOut || res.ExitCode != 124 {
+			t.Errorf("TimedOut, ExitCode = %v, %d", res.TimedOut, res.ExitCode)
+		}
+		assertDead(t, startedPid(t, res.Output))
+		return elapsed - timeout
+	})
 }
 
 func TestRunKillsGroupAfterLeaderExits(t *testing.T) {
 	k := newKernel(t, WithTimeout(10*time.Second))
-	start := time.Now()
-	res := mustRun(t, k, "sh", "-c", "sleep 100 & echo started $!")
-	if elapsed := time.Since(start); elapsed > time.Second {
-		t.Errorf("Run took %v after the leader exited", elapsed)
-	}
-	if res.ExitCode != 0 || res.TimedOut {
-		t.Errorf("ExitCode, TimedOut = %d, %v", res.ExitCode, res.TimedOut)
-	}
-	assertDead(t, startedPid(t, res.Output))
+	// Without the group kill, Run would wait out the drain grace and the
+	// grandchild would live on (assertDead).
+	promptly(t, time.Second, func() time.Duration {
+		start := time.Now()
+		res := mustRun(t, k, "sh", "-c", "sleep 100 & echo started $!")
+		elapsed := time.Since(start)
+		if res.ExitCode != 0 || res.TimedOut {
+			t.Errorf("ExitCode, TimedOut = %d, %v", res.ExitCode, res.TimedOut)
+		}
+		assertDead(t, startedPid(t, res.Output))
+		return elapsed
+	})
 }
 
 func TestRunStopsReadingAfterEscapedHolder(t *testing.T) {
@@ -231,39 +252,43 @@ func TestRunStopsReadingAfterEscapedHolder(t *testing.T) {
 	if _, err := k.LookPath("setsid"); err != nil {
 		t.Skip("no setsid:", err)
 	}
-	start := time.Now()
-	// The sleep leaves the process group (setsid) and keeps the pipe open.
-	res := mustRun(t, k, "sh", "-c", "setsid sleep 100 & sleep 0.2; echo started $!")
-	elapsed := time.Since(start)
-	pid := startedPid(t, res.Output)
-	t.Cleanup(func() { _ = killProcess(pid) })
-	if elapsed > 200*time.Millisecond+drainGrace+300*time.Millisecond {
-		t.Errorf("Run took %v; reading should stop %v after the leader exited", elapsed, drainGrace)
-	}
-	if res.ExitCode != 0 {
-		t.Errorf("ExitCode = %d", res.ExitCode)
-	}
+	const leaderLife = 200 * time.Millisecond
+	promptly(t, 250*time.Millisecond, func() time.Duration {
+		start := time.Now()
+		// The sleep leaves the process group (setsid) and keeps the pipe open.
+		res := mustRun(t, k, "sh", "-c", "setsid sleep 100 & sleep 0.2; echo started $!")
+		elapsed := time.Since(start)
+		pid := startedPid(t, res.Output)
+		t.Cleanup(func() { _ = killProcess(pid) })
+		if res.ExitCode != 0 {
+			t.Errorf("ExitCode = %d", res.ExitCode)
+		}
+		if elapsed < leaderLife+drainGrace {
+			t.Errorf("Run took %v: the escaped sleep was not holding the pipe", elapsed)
+		}
+		return elapsed - leaderLife - drainGrace
+	})
 }
 
 func TestRunContextCancelKillsGroup(t *testing.T) {
 	k := newKernel(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	const after = 300 * time.Millisecond
-	time.AfterFunc(after, cancel)
-	start := time.Now()
-	res, err := k.Run(ctx, []string{"sh", "-c", "sleep 100 & echo started $!; sleep 100"})
-	elapsed := time.Since(start)
-	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "kernel: ") {
-		t.Errorf("Run error = %v, want a wrapped context.Canceled", err)
-	}
-	if over := elapsed - after; over > 100*time.Millisecond {
-		t.Errorf("Run returned %v after the cancel", over)
-	}
-	if res.ExitCode != 137 || res.TimedOut {
-		t.Errorf("ExitCode, TimedOut = %d, %v; want 137, false", res.ExitCode, res.TimedOut)
-	}
-	assertDead(t, startedPid(t, res.Output))
+	promptly(t, 100*time.Millisecond, func() time.Duration {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		time.AfterFunc(after, cancel)
+		start := time.Now()
+		res, err := k.Run(ctx, []string{"sh", "-c", "sleep 100 & echo started $!; sleep 100"})
+		elapsed := time.Since(start)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "kernel: ") {
+			t.Errorf("Run error = %v, want a wrapped context.Canceled", err)
+		}
+		if res.ExitCode != 137 || res.TimedOut {
+			t.Errorf("ExitCode, TimedOut = %d, %v; want 137, false", res.ExitCode, res.TimedOut)
+		}
+		assertDead(t, startedPid(t, res.Output))
+		return elapsed - after
+	})
 }
 
 func TestRunContextDoneBeforeStart(t *testing.T) {
