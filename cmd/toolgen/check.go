@@ -1,9 +1,100 @@
 package main
 
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nanogpt/toolgen/runtime/loader"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
 var checkCmd = &command{
-	name:    "check",
-	summary: "(being built)",
-	run: func(c *command, env *cmdEnv, args []string) int {
-		return c.usageErr(env, "not built yet")
-	},
+	name: "check",
+	summary: "Validate *.tool.json descriptors with the validator the runtime uses.\n\n" +
+		"Each DIR is checked as the tools directory it would be when served: every *.tool.json in it\n" +
+		"(not in subdirectories), name conflicts between its files and with the built-in and generated\n" +
+		"tools included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
+		"other FILEs of its directory. Every problem is printed to stderr as\n" +
+		"FILE:LINE:COL: error 613: message (FILE: error 613: message where there is no position);\n" +
+		"a clean check prints nothing. Exit 0 when all are valid, 3 otherwise.",
+	usage: "[--workspace DIR] DIR|FILE...",
+	run:   runCheck,
+}
+
+// checkTarget is one directory to check, with the files named in it (nil:
+// all of them).
+type checkTarget struct {
+	dir   string
+	files []string
+}
+
+func runCheck(c *command, env *cmdEnv, args []string) int {
+	fs := c.newFlagSet(env)
+	workspace := fs.String("workspace", ".", "directory that path examples are judged against")
+	pos, code, done := c.parse(env, fs, args)
+	if done {
+		return code
+	}
+	if len(pos) == 0 {
+		return c.usageErr(env, "name at least one directory or *%s file", tool.DescriptorExt)
+	}
+	targets, err := checkTargets(pos)
+	if err != nil {
+		return c.usageErr(env, "%v", err)
+	}
+	invalid := false
+	for _, t := range targets {
+		opts := []loader.Option{loader.WithoutCreate()}
+		if t.files != nil {
+			opts = append(opts, loader.WithFiles(t.files...))
+		}
+		popts := append([]preset.Option{preset.WithWorkspace(*workspace)}, generatedOptions(&toolFlags{})...)
+		p, err := preset.New(append(popts, preset.WithToolsDir(t.dir, opts...))...)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
+			return exitFor(err)
+		}
+		printProblems(env.stderr, p.Problems)
+		invalid = invalid || len(p.Problems) > 0
+	}
+	if invalid {
+		return exitSpec
+	}
+	return exitOK
+}
+
+// checkTargets groups the arguments by directory, in the order given: a
+// directory stands for all its descriptors, a file for itself.
+func checkTargets(args []string) ([]checkTarget, error) {
+	var targets []checkTarget
+	index := map[string]int{}
+	for _, arg := range args {
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, fmt.Errorf("%s: no such file or directory", arg)
+		}
+		dir, file := filepath.Clean(arg), ""
+		if !st.IsDir() {
+			if !strings.HasSuffix(arg, tool.DescriptorExt) {
+				return nil, fmt.Errorf("%s: not a directory or a *%s file", arg, tool.DescriptorExt)
+			}
+			dir, file = filepath.Dir(arg), filepath.Base(arg)
+		}
+		i, seen := index[dir]
+		if !seen {
+			i = len(targets)
+			index[dir] = i
+			targets = append(targets, checkTarget{dir: dir, files: []string{}})
+		}
+		switch {
+		case file == "":
+			targets[i].files = nil // the whole directory
+		case targets[i].files != nil:
+			targets[i].files = append(targets[i].files, file)
+		}
+	}
+	return targets, nil
 }

@@ -1,9 +1,66 @@
 package main
 
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+)
+
 var listCmd = &command{
-	name:    "list",
-	summary: "(being built)",
-	run: func(c *command, env *cmdEnv, args []string) int {
-		return c.usageErr(env, "not built yet")
-	},
+	name: "list",
+	summary: "List the tools that would be served: name, form (builtin, generated, descriptor, exec) and description.\n\n" +
+		"Problems with descriptor files are printed to stderr as FILE:LINE:COL: error 613: ...; the other\n" +
+		"tools are still listed, and the exit code is then 3.",
+	usage: "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--json]",
+	run:   runList,
+}
+
+// listEntry is one tool in list --json.
+type listEntry struct {
+	Name        string `json:"name"`
+	Form        string `json:"form"`
+	Description string `json:"description"`
+	Source      string `json:"source"`
+}
+
+func runList(c *command, env *cmdEnv, args []string) int {
+	var f toolFlags
+	fs := c.newFlagSet(env)
+	f.register(fs, false)
+	asJSON := fs.Bool("json", false, "print a JSON array of {name, form, description, source}")
+	pos, code, done := c.parse(env, fs, args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return c.usageErr(env, "unexpected argument %q", pos[0])
+	}
+	p, code := assemble(env, &f)
+	if p == nil {
+		return code
+	}
+	entries := []listEntry{}
+	for _, e := range p.Registry.Entries() {
+		entries = append(entries, listEntry{Name: e.Tool.Name(), Form: string(e.Form), Description: e.Tool.Description(), Source: e.Source})
+	}
+	if *asJSON {
+		data, err := json.MarshalIndent(entries, "", "  ")
+		if err != nil {
+			fmt.Fprintf(env.stderr, "toolgen list: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(env.stdout, "%s\n", data)
+	} else {
+		tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tFORM\tDESCRIPTION")
+		for _, e := range entries {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, strings.Join(strings.Fields(e.Description), " "))
+		}
+		tw.Flush()
+	}
+	if len(p.Problems) > 0 {
+		return exitSpec
+	}
+	return exitOK
 }

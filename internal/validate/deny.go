@@ -54,7 +54,11 @@ var defaultDenied = []string{
 
 // DefaultDenyList returns the default deny list. Assembling code may extend
 // it (With) or narrow it explicitly (Without).
-func DefaultDenyList() DenyList { return NewDenyList(defaultDenied...) }
+func DefaultDenyList() DenyList { return defaultDenyList }
+
+// defaultDenyList is built once: a DenyList is immutable, so sharing it is
+// safe, and validating a Spec does not rebuild it.
+var defaultDenyList = NewDenyList(defaultDenied...)
 
 // NewDenyList returns a deny list of exactly entries.
 func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...) }

@@ -30,6 +30,9 @@ type config struct {
 	denyAllow   []string
 	noBuiltins  bool
 	factories   []namedFactory
+	tools       *toolsDir    // descriptors.go
+	confine     *confinement // sandbox.go
+	exec        []string     // exec.go
 }
 
 type namedFactory struct {
@@ -84,7 +87,8 @@ type Preset struct {
 	// the files concerned were skipped and the rest loaded.
 	Problems []error
 
-	deny validate.DenyList
+	deny        validate.DenyList
+	descriptors *descriptorTools // descriptors.go; nil without WithToolsDir
 }
 
 // New assembles a Preset. An error means nothing usable could be assembled
@@ -101,6 +105,10 @@ func New(opts ...Option) (*Preset, error) {
 	}
 	if c.outputLimit > 0 {
 		kopts = append(kopts, kernel.WithOutputLimit(c.outputLimit))
+	}
+	kopts, err := c.confine.kernelOptions(kopts) // sandbox.go
+	if err != nil {
+		return nil, err
 	}
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
@@ -123,6 +131,12 @@ func New(opts ...Option) (*Preset, error) {
 		if err := p.addFactory(f); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.addExec(c.exec); err != nil { // exec.go
+		return nil, err
+	}
+	if err := p.loadDescriptors(c.tools); err != nil { // last: every other tool is known by now
+		return nil, err
 	}
 	return p, nil
 }

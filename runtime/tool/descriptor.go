@@ -102,13 +102,27 @@ func (d *specDecoder) token(field string) (json.Token, int64, error) {
 	return tok, off, nil
 }
 
+// syntaxErr turns a json.Decoder error met at off into a located 613.
+//
+// The offset in a *json.SyntaxError from a json.Decoder is not reliable in
+// token mode: errors found between tokens point at the offending byte, but
+// errors found inside a value count only the bytes the value scanner saw. The
+// first syntax error of a document does not depend on how it is read, so the
+// whole document is scanned again to find it; its Offset counts the bytes
+// read up to and including the offending one.
 func (d *specDecoder) syntaxErr(off int64, field string, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
-	}
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
 		return d.errAt(int64(len(d.data)), field, "unexpected end of file: the JSON is incomplete")
+	}
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal(d.data, new(json.RawMessage)), &se) {
+		if se.Offset >= int64(len(d.data)) && strings.HasPrefix(se.Error(), "unexpected end") {
+			return d.errAt(int64(len(d.data)), field, "unexpected end of file: the JSON is incomplete")
+		}
+		return d.errAt(max(se.Offset-1, 0), field, "invalid JSON: %s", se.Error())
+	}
+	if errors.As(err, &se) {
+		return d.errAt(off, field, "invalid JSON: %s", se.Error())
 	}
 	return d.errAt(off, field, "invalid JSON: %v", err)
 }
@@ -192,7 +206,7 @@ func (d *specDecoder) str(field string) (string, error) {
 	d.mark(field, off)
 	s, ok := tok.(string)
 	if !ok {
-		return "", d.errAt(off, field, "%s must be a string, found %s", field, kind(tok))
+		return "", d.errAt(off, field, "%s must be a string, found %s", label(field), kind(tok))
 	}
 	return s, nil
 }
@@ -206,7 +220,7 @@ func (d *specDecoder) boolean(field string) (bool, error) {
 	d.mark(field, off)
 	b, ok := tok.(bool)
 	if !ok {
-		return false, d.errAt(off, field, "%s must be true or false, found %s", field, kind(tok))
+		return false, d.errAt(off, field, "%s must be true or false, found %s", label(field), kind(tok))
 	}
 	return b, nil
 }
@@ -224,7 +238,7 @@ func (d *specDecoder) scalar(field string) (text string, isNumber bool, err erro
 	case json.Number:
 		return v.String(), true, nil
 	}
-	return "", false, d.errAt(off, field, "%s must be a string or a number, found %s", field, kind(tok))
+	return "", false, d.errAt(off, field, "%s must be a string or a number, found %s", label(field), kind(tok))
 }
 
 // mark records where field sits.
@@ -232,6 +246,17 @@ func (d *specDecoder) mark(field string, off int64) {
 	if _, ok := d.pos.at[field]; !ok {
 		d.pos.at[field] = d.lines.pos(off)
 	}
+}
+
+// label names a field for messages: `slot "path": type` for
+// "arguments.path.type", the dotted path otherwise.
+func label(field string) string {
+	if rest, ok := strings.CutPrefix(field, "arguments."); ok {
+		if slot, sub, ok := strings.Cut(rest, "."); ok {
+			return fmt.Sprintf("slot %q: %s", slot, sub)
+		}
+	}
+	return field
 }
 
 func join(field, key string) string {

@@ -102,7 +102,7 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 			a.Default, defaultIsNumber, err = d.scalar(f)
 			a.HasDefault = true
 		case "enum":
-			err = d.array(f, "enum", func(i int) error {
+			err = d.array(f, label(f), func(i int) error {
 				v, isNum, err := d.scalar(f + "." + itoa(i))
 				enumHasNumber = enumHasNumber || isNum
 				enumHasString = enumHasString || !isNum
@@ -123,18 +123,21 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 // checkJSONTypes requires defaults and enum values to have the JSON type of
 // their slot: numbers for integer and number slots, strings otherwise.
 func (d *specDecoder) checkJSONTypes(a Arg, field string, defNum, enumNum, enumStr bool) error {
+	if !a.Type.Valid() {
+		return nil // package validate reports the type; the JSON types follow from it
+	}
 	numeric := a.Type == Integer || a.Type == Number
-	want := "a string"
+	want, wants := "a string", "strings"
 	if numeric {
-		want = "a number"
+		want, wants = "a number", "numbers"
 	}
 	if a.HasDefault && defNum != numeric {
 		p, _ := d.pos.Of(field + ".default")
 		return d.errPos(p, field+".default", "slot %q: default must be %s for a slot of type %s", a.Name, want, a.Type)
 	}
-	if (numeric && enumStr) || (!numeric && enumNum && a.Type.Valid()) {
+	if (numeric && enumStr) || (!numeric && enumNum) {
 		p, _ := d.pos.Of(field + ".enum")
-		return d.errPos(p, field+".enum", "slot %q: enum values must be %s for a slot of type %s", a.Name, want, a.Type)
+		return d.errPos(p, field+".enum", "slot %q: enum values must be %s for a slot of type %s", a.Name, wants, a.Type)
 	}
 	return nil
 }
@@ -166,14 +169,16 @@ func (d *specDecoder) example(field string) (Example, error) {
 			return nil
 		case "argv":
 			ex.Argv = []string{}
-			return d.array(f, "argv", func(i int) error {
+			return d.array(f, f, func(i int) error {
 				v, err := d.str(f + "." + itoa(i))
 				ex.Argv = append(ex.Argv, v)
 				return err
 			})
 		case "rejects":
 			var err error
-			ex.Rejects, err = d.str(f)
+			if ex.Rejects, err = d.str(f); err == nil && ex.Rejects == "" {
+				err = d.errAt(off, f, "%s is empty: give part of the 614 message that rejects the call", f)
+			}
 			return err
 		}
 		return d.unknown(off, field, key, exampleFields)
@@ -198,6 +203,9 @@ func (d *specDecoder) unknown(off int64, field, key string, known []string) erro
 
 // suggest returns the known field closest to key, if close enough.
 func suggest(key string, known []string) string {
+	if key == "" {
+		return ""
+	}
 	best, bestDist := "", 3
 	for _, k := range known {
 		if strings.HasPrefix(k, key) || strings.HasPrefix(key, k) {

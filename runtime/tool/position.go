@@ -40,12 +40,16 @@ func (p *Positions) Of(field string) (Pos, bool) {
 }
 
 // Locate sets File, Line and Col on every *Error in err (a single error or an
-// errors.Join) whose File is empty, from its Field. It returns err.
+// errors.Join) whose File is empty, from its Field. A single error is
+// returned as it is; several are returned as one errors.Join in file order
+// (problems without a position first, then by line and column; the order
+// they were found in among equals).
 func (p *Positions) Locate(err error) error {
 	if p == nil || err == nil {
 		return err
 	}
-	for _, e := range Flatten(err) {
+	errs := Flatten(err)
+	for _, e := range errs {
 		var te *Error
 		if !errors.As(e, &te) || te.File != "" {
 			continue
@@ -55,7 +59,27 @@ func (p *Positions) Locate(err error) error {
 			te.Line, te.Col = pos.Line, pos.Col
 		}
 	}
-	return err
+	if len(errs) < 2 {
+		return err
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return posOf(errs[i]).before(posOf(errs[j])) })
+	return errors.Join(errs...)
+}
+
+// posOf returns the position of err, zero when it has none.
+func posOf(err error) Pos {
+	var te *Error
+	if errors.As(err, &te) {
+		return Pos{Line: te.Line, Col: te.Col}
+	}
+	return Pos{}
+}
+
+func (p Pos) before(q Pos) bool {
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
 }
 
 // Flatten returns the errors joined in err (errors.Join, nested), or err

@@ -1,0 +1,70 @@
+package tool_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// FuzzDecodeSpec checks that DecodeSpec never panics, accepts only valid
+// JSON, and reports every problem as a 613 *tool.Error naming the file at a
+// position inside it; an accepted spec goes through the validator, Locate
+// and Digest without panicking, and decoding is deterministic.
+func FuzzDecodeSpec(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "descriptors", "*", "*"+tool.DescriptorExt))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		`{}`, `{"arguments":{"a":{}}}`, `{"examples":[{}]}`, `{"name":"","description":"","command":""}`,
+		`{"name":"x","description":"d","command":"ls {a}","arguments":{"a":{"type":"integer","enum":[1,"2"],"default":1e3}}}`,
+		`{"name":"x","description":"d","command":"ls","examples":[{"args":{"a":[{}]},"argv":[]}]}`,
+		"{\"name\":\"x\"\n,\r\n\"name\":1}", `{"a":"\ud800"}`, `[`, `{"name":"x"}}`, `{"arguments":{"a.b":{"type":"path"}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const name = "fuzz.tool.json"
+		s, pos, err := tool.DecodeSpec(name, data)
+		if err != nil {
+			lines := bytes.Count(data, []byte("\n")) + 1
+			for _, e := range tool.Flatten(err) {
+				var te *tool.Error
+				if !errors.As(e, &te) || te.Code != tool.CodeSpec || te.File != name {
+					t.Fatalf("problem is not a 613 naming the file: %#v", e)
+				}
+				if te.Line < 0 || te.Line > lines || (te.Line > 0 && te.Col < 1) || (te.Line == 0 && te.Col != 0) {
+					t.Fatalf("position %d:%d outside a file of %d lines: %v", te.Line, te.Col, lines, te)
+				}
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON: %q", data)
+		}
+		s2, _, err2 := tool.DecodeSpec(name, data)
+		if err2 != nil || !reflect.DeepEqual(s, s2) {
+			t.Fatalf("decoding twice differs: %v", err2)
+		}
+		_, verr := validate.Spec(&s)
+		for _, e := range tool.Flatten(pos.Locate(verr)) {
+			if tool.CodeOf(e) != tool.CodeSpec {
+				t.Fatalf("validator problem is not a 613: %v", e)
+			}
+		}
+		if d := tool.Digest(s); len(d) != len("sha256:")+64 {
+			t.Fatalf("digest %q", d)
+		}
+	})
+}

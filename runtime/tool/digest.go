@@ -1,0 +1,72 @@
+package tool
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Digest returns the digest of s's canonical form: "sha256:" followed by the
+// lower-case hex SHA-256 of the compact JSON encoding (as encoding/json
+// writes it) of s with its fields in a fixed order: name, description,
+// command, arguments (an array in declared order, each with name, type,
+// description, required, default — null when there is none — enum — [] when
+// there is none — and pattern), writes, network. Examples are left out: they
+// document a tool without changing what it runs.
+//
+// A generated tool embeds the digest of the descriptor it was generated from,
+// so the runtime loader can tell a descriptor that is already compiled in
+// (same name, same digest) from one that changed since generation. The
+// digest depends only on the Spec's content, never on the file's layout:
+// reformatting a descriptor or reordering its top-level fields keeps it.
+func Digest(s Spec) string {
+	c := canonicalSpec{
+		Name:        s.Name,
+		Description: s.Description,
+		Command:     s.Command,
+		Arguments:   make([]canonicalArg, len(s.Args)),
+		Writes:      s.Writes,
+		Network:     s.Network,
+	}
+	for i, a := range s.Args {
+		ca := canonicalArg{
+			Name:        a.Name,
+			Type:        string(a.Type),
+			Description: a.Description,
+			Required:    a.Required,
+			Enum:        append([]string{}, a.Enum...), // nil and empty are the same: no enum
+			Pattern:     a.Pattern,
+		}
+		if a.HasDefault {
+			ca.Default = &a.Default
+		}
+		c.Arguments[i] = ca
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		panic("tool: Digest: " + err.Error()) // unreachable: only strings, bools and slices of them
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// canonicalSpec fixes the order of a Spec's fields for Digest. Its layout is
+// part of the digest: changing it changes every generated tool's digest.
+type canonicalSpec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Command     string         `json:"command"`
+	Arguments   []canonicalArg `json:"arguments"`
+	Writes      bool           `json:"writes"`
+	Network     bool           `json:"network"`
+}
+
+type canonicalArg struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Required    bool     `json:"required"`
+	Default     *string  `json:"default"` // null when the slot has no default
+	Enum        []string `json:"enum"`
+	Pattern     string   `json:"pattern"`
+}
