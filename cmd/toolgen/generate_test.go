@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// genModule writes a module with n descriptors in dir/tools and returns the
+// tools directory.
+func genModule(t testing.TB, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "tools")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/agent\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		desc := fmt.Sprintf(`{
+  "name": "tool_%04d",
+  "description": "Synthetic tool number %d: search text in the workspace",
+  "command": "grep -rn --max-count={count} {pattern} {path}",
+  "arguments": {
+    "pattern": {"type": "string", "description": "What to search for", "required": true},
+    "count":   {"type": "integer", "description": "Matches per file", "default": 5},
+    "path":    {"type": "path", "description": "Where to search", "default": "."}
+  }
+}`, i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("tool-%04d.tool.json", i)), []byte(desc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runToolgen(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestGenerateWritesOnlyOnChange: an unchanged output is not rewritten (its
+// modification time stays), a changed one is replaced by a rename (a new
+// inode), and no temporary file is left behind.
+func TestGenerateWritesOnlyOnChange(t *testing.T) {
+	dir := genModule(t, 3)
+	out := filepath.Join(dir, "tools_gen.go")
+	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
+		t.Fatalf("generate: %d %s", code, stderr)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(out, old, old); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(out)
+	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
+		t.Fatalf("generate: %d %s", code, stderr)
+	}
+	after, _ := os.Stat(out)
+	if !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("an unchanged file was rewritten")
+	}
+
+	desc := filepath.Join(dir, "tool-0001.tool.json")
+	data, _ := os.ReadFile(desc)
+	if err := os.WriteFile(desc, bytes.Replace(data, []byte("number 1:"), []byte("number one:"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
+		t.Fatalf("generate: %d %s", code, stderr)
+	}
+	changed, _ := os.Stat(out)
+	if os.SameFile(before, changed) {
+		t.Errorf("a changed file was written in place, not replaced")
+	}
+	if changed.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", changed.Mode().Perm())
+	}
+	if src, _ := os.ReadFile(out); !strings.Contains(string(src), "Synthetic tool number one:") {
+		t.Errorf("the change is not in the file")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}
+
+// BenchmarkGenerateCommand1000 is a whole `toolgen generate` on 1,000
+// descriptors: read, go/packages, generate, compare, write (budget 2 s).
+func BenchmarkGenerateCommand1000(b *testing.B) {
+	dir := genModule(b, 1000)
+	out := filepath.Join(dir, "tools_gen.go")
+	for b.Loop() {
+		os.Remove(out) // every run writes the file
+		if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
+			b.Fatalf("generate: %d %s", code, stderr)
+		}
+	}
+}

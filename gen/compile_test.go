@@ -1,0 +1,222 @@
+package gen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// e2eTest is the test written into the generated agent package: typed Run
+// against real files, a success and a 614, and the package-level functions.
+// The package declares tool and json itself (user.go), so its files import
+// toolgen's tool package under another name, as the generated file must.
+const e2eTest = `package agent
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	rt "github.com/nanogpt/toolgen/runtime/tool"
+)
+
+func TestTypedRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("first\na needle here\nlast\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := NewSearchText(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	out, err := st.Run(ctx, SearchTextArgs{Pattern: "needle"})
+	if err != nil || !strings.Contains(out, "exit: 0") || !strings.Contains(out, "notes.txt:2:a needle here") {
+		t.Errorf("Run(needle) = %q, %v", out, err)
+	}
+	out, err = st.Run(ctx, SearchTextArgs{Pattern: "needle", Path: new("notes.txt")})
+	if err != nil || !strings.Contains(out, "2:a needle here") {
+		t.Errorf("Run(needle, notes.txt) = %q, %v", out, err)
+	}
+
+	for _, bad := range []SearchTextArgs{
+		{Pattern: "a;b"},
+		{Pattern: "-f/etc/passwd"},
+		{Pattern: "x", Path: new("../outside")},
+		{Pattern: "x", Path: new("/etc")},
+	} {
+		out, err := st.Run(ctx, bad)
+		var te *rt.Error
+		if !errors.As(err, &te) || te.Code != rt.CodeValue || out != "" {
+			t.Errorf("Run(%+v) = %q, %v; want a 614 and no output", bad, out, err)
+		}
+	}
+
+	hl, err := NewHeadLines(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt", Count: new(int64(1))})
+	if err != nil || !strings.Contains(out, "output: first") || strings.Contains(out, "needle") {
+		t.Errorf("Run(count 1) = %q, %v", out, err)
+	}
+	out, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt"}) // nil: the default 10
+	if err != nil || !strings.Contains(out, "last") {
+		t.Errorf("Run(default count) = %q, %v", out, err)
+	}
+	if _, err := hl.Run(ctx, HeadLinesArgs{Path: "notes.txt", Count: new(int64(-1))}); rt.CodeOf(err) != rt.CodeValue {
+		t.Errorf("Run(count -1) error = %v, want 614", err)
+	}
+
+	tools, err := Tools(k)
+	if err != nil || len(tools) != 2 || tools[0].Name() != "head_lines" || tools[1].Name() != "search_text" {
+		t.Fatalf("Tools = %v, %v", tools, err)
+	}
+	if Digests()["search_text"] != SearchTextDigest || st.Digest() != rt.Digest(st.Spec()) {
+		t.Errorf("digests disagree: %v", Digests())
+	}
+	// The constructor checks the digest, then validates again (613).
+	if _, err := newToolgenBase(SearchTextSpec(), "sha256:0", k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "run go generate") {
+		t.Errorf("digest mismatch: %v", err)
+	}
+	denied := SearchTextSpec()
+	denied.Command = "rm -rf {pattern} {path}"
+	if _, err := newToolgenBase(denied, rt.Digest(denied), k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "deny list") {
+		t.Errorf("denied binary: %v", err)
+	}
+	if json != "user's" || tool() != "user's" {
+		t.Error("the package's own declarations changed")
+	}
+}
+`
+
+// userGo declares, in the target package, names the generated file
+// imports: the generator must alias its imports.
+const userGo = `package agent
+
+var json = "user's"
+
+func tool() string { return "user's" }
+`
+
+const headLines = `{
+  "name": "head_lines",
+  "description": "Print the first lines of a file",
+  "command": "head -n {count} {path}",
+  "arguments": {
+    "count": {"type": "integer", "description": "How many lines", "default": 10},
+    "path":  {"type": "path", "description": "The file", "required": true}
+  },
+  "examples": [
+    {"args": {"path": "a.txt"}, "argv": ["head", "-n", "10", "a.txt"]},
+    {"args": {"path": "a.txt", "count": 1.5}, "rejects": "not a non-negative integer"}
+  ]
+}
+`
+
+// TestCompileAndRun proves the generator's output in a module of its own,
+// as an agent repository would have it (a replace to this module):
+//
+//   - every golden of testdata/ is a package (the goldens compile);
+//   - package agent is generated for real: Resolve (go/packages) on a
+//     directory whose own file declares json and tool, then Generate;
+//
+// then go vet checks them all and go test runs the generated example tests
+// and e2eTest, which calls generated tools through their typed Run against
+// real files. It runs offline (GOPROXY=off, go.sum copied from this module).
+func TestCompileAndRun(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/agent\n\ngo 1.26.8\n\n"+
+		"require github.com/nanogpt/toolgen v0.0.0-00010101000000-000000000000\n\n"+
+		"replace github.com/nanogpt/toolgen => "+repo+"\n")
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(mod, "go.sum"), string(sum))
+
+	for _, c := range goldenCases(t) {
+		codeFile, testFile, _ := goldenFiles(c.name)
+		dir := filepath.Join(mod, "golden", c.name)
+		for src, dst := range map[string]string{codeFile: "tools_gen.go", testFile: "tools_gen_test.go"} {
+			data, err := os.ReadFile(src)
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, dst), string(data))
+		}
+	}
+
+	agent := filepath.Join(mod, "agent")
+	writeFile(t, filepath.Join(agent, "user.go"), userGo)
+	writeFile(t, filepath.Join(agent, "e2e_test.go"), e2eTest)
+	writeFile(t, filepath.Join(agent, "head_lines.tool.json"), headLines)
+	search, err := os.ReadFile(filepath.Join("testdata", "search_text.tool.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(agent, "search_text.tool.json"), string(search))
+	target, err := Resolve(agent, "", generatedFile, "tools_gen_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target.Name != "agent" || target.Path != "example.com/agent/agent" || target.Reserved["json"] != "user.go" {
+		t.Fatalf("Resolve = %+v", target)
+	}
+	descs, err := ReadDir(agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(Config{Package: target.Name, Source: target.Source(agent), Reserved: target.Reserved}, descs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out.Code), `toolgenjson "encoding/json"`) || !strings.Contains(string(out.Code), "// source: agent\n") {
+		t.Errorf("generated code does not alias encoding/json or has the wrong source line:\n%s", out.Code)
+	}
+	writeFile(t, filepath.Join(agent, "tools_gen.go"), string(out.Code))
+	writeFile(t, filepath.Join(agent, "tools_gen_test.go"), string(out.Test))
+
+	env := append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir, cmd.Env = mod, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		t.Logf("go %s:\n%s", strings.Join(args, " "), out)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,166 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Config says what to generate. It is all the generator knows: nothing is
+// read from flags, the environment or the file system.
+type Config struct {
+	// Package is the name of the generated package. Required.
+	Package string
+	// Source is the module-relative directory of the descriptors, written in
+	// the header's "// source:" line. Empty means ".".
+	Source string
+	// Reserved maps the identifiers the target package already declares (in
+	// files other than the generated ones) to the file declaring them. A tool
+	// whose generated identifiers hit one is a 613, a package-level one
+	// (Tools, Digests, …) an error; an import whose name is taken is
+	// aliased toolgen<name>. nil means none.
+	Reserved map[string]string
+}
+
+// Output is the generated code, gofmt-clean and deterministic.
+type Output struct {
+	// Code is the tools file (tools_gen.go).
+	Code []byte
+	// Test is the examples test file (tools_gen_test.go), or nil when no
+	// descriptor has examples.
+	Test []byte
+	// Tools are the generated tools' names, in order.
+	Tools []string
+}
+
+// Generate compiles descriptors into Go source. Every descriptor is decoded
+// and validated exactly as at runtime (tool.DecodeSpec, validate.Spec with
+// the default deny list), then the generated names are checked. Any problem
+// makes Generate return no output and an error joining every 613 found, each
+// located (FILE:LINE:COL: error 613: …) and sorted by file and position;
+// tool.Flatten lists them.
+//
+// The output depends only on cfg and the descriptors' paths and contents:
+// the order they come in does not matter. A failure to format the generated
+// source (a bug in toolgen) is an error carrying the numbered source.
+func Generate(cfg Config, descs []Descriptor) (*Output, error) {
+	return generate(cfg, descs, runtime.GOMAXPROCS(0))
+}
+
+// generate is Generate on up to workers goroutines; the output does not
+// depend on workers.
+func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
+	if !token.IsIdentifier(cfg.Package) || cfg.Package == "_" {
+		return nil, fmt.Errorf("gen: package name %q is not a Go identifier", cfg.Package)
+	}
+	if err := checkReserved(cfg.Reserved); err != nil {
+		return nil, err
+	}
+	tools, err := load(descs, cfg.Reserved, workers)
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{}
+	for _, t := range tools {
+		out.Tools = append(out.Tools, t.spec.Name)
+	}
+	if out.Code, err = renderFile(&cfg, toolsParts(tools), workers); err != nil {
+		return nil, err
+	}
+	if hasExamples(tools) {
+		test := func(f *jen.File) { emitExamplesTest(f, tools) }
+		if out.Test, err = renderFile(&cfg, []func(*jen.File){test}, 1); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checkReserved refuses a target package that already declares one of the
+// package-level identifiers every generated file declares.
+func checkReserved(reserved map[string]string) error {
+	var clash []string
+	for _, id := range []string{toolsFunc, digestsFunc, baseHelper, examplesTest} {
+		if file, ok := reserved[id]; ok {
+			clash = append(clash, fmt.Sprintf("%s (declared in %s)", id, file))
+		}
+	}
+	if len(clash) > 0 {
+		return fmt.Errorf("gen: the package already declares %s, which the generated file declares too; rename it, or generate into another package",
+			strings.Join(clash, ", "))
+	}
+	return nil
+}
+
+// FormatError is a failure to format generated source: a bug in toolgen,
+// never written anywhere. Its message holds the source with line numbers.
+type FormatError struct {
+	Err    error
+	Source []byte
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gen: generated code does not format (a toolgen bug; nothing was written): %v\n", e.Err)
+	b.WriteString(NumberLines(e.Source))
+	return b.String()
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// NumberLines prefixes each line of src with its 1-based number.
+func NumberLines(src []byte) string {
+	lines := strings.SplitAfter(string(src), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	width := len(fmt.Sprint(len(lines)))
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%*d\t%s", width, i+1, l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// ReadDir reads the *.tool.json files of dir (not its subdirectories) in
+// name order. Each Descriptor's Path is filepath.Join(dir, name), so
+// messages name files as the caller named the directory. ReadDir only reads.
+func ReadDir(dir string) ([]Descriptor, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var descs []Descriptor
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), tool.DescriptorExt) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		descs = append(descs, Descriptor{Path: p, Data: data})
+	}
+	slices.SortFunc(descs, func(a, b Descriptor) int { return strings.Compare(a.Path, b.Path) })
+	return descs, nil
+}
+
+// IsGenerated reports whether src is a file toolgen wrote: its first line is
+// Header. toolgen overwrites or removes no other file.
+func IsGenerated(src []byte) bool {
+	line, _, _ := bytes.Cut(src, []byte("\n"))
+	return string(bytes.TrimSuffix(line, []byte("\r"))) == Header
+}
