@@ -58,6 +58,7 @@ type fileSet[T any] struct {
 	real    string          // the directory, absolute with symlinks resolved
 	only    map[string]bool // when set, the file names to read; others are ignored
 	maxSize int64
+	trusted bool // check ownership and permissions of each file
 
 	update  sync.Mutex               // serialises scan and reload, so an older read never lands after a newer one
 	mu      sync.Mutex               // guards what follows
@@ -183,7 +184,7 @@ type result[T any] struct {
 
 // load reads and parses one file; it touches no state.
 func (s *fileSet[T]) load(name string) result[T] {
-	data, err := readFile(s.real, s.dir, name, s.maxSize)
+	data, err := readFile(s.real, s.dir, name, s.maxSize, s.trusted)
 	if errors.Is(err, errGone) {
 		return result[T]{gone: true}
 	}

@@ -43,6 +43,8 @@ type config struct {
 	debounce time.Duration
 	noCreate bool
 	only     []string
+	// untrusted turns off the ownership and permission checks (trust.go).
+	untrusted bool
 }
 
 // WithDenyList sets the deny list descriptors are validated with; without
@@ -166,12 +168,22 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loader: %w", err)
 	}
+	if !c.untrusted {
+		info, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("loader: %w", err)
+		}
+		if err := checkDirTrust(dir, info); err != nil {
+			return nil, err
+		}
+	}
 	l := &Loader{kernel: k, cfg: c}
 	l.set = &fileSet[*base.CommandToolBase]{
 		kind:    fileKind[*base.CommandToolBase]{ext: tool.DescriptorExt, noun: "tool", parse: l.parse},
 		dir:     filepath.Clean(dir),
 		real:    real,
 		maxSize: c.maxSize,
+		trusted: !c.untrusted,
 		files:   map[string]*fileState[*base.CommandToolBase]{},
 	}
 	if c.only != nil {

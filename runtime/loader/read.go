@@ -30,8 +30,10 @@ var errGone = errors.New("loader: file is gone")
 //     and the read itself stops after max+1 bytes, so a file that grows
 //     after the check is refused too;
 //   - the file opened must be the file checked (os.SameFile), so swapping
-//     it for a symlink in between is caught.
-func readFile(real, dir, name string, max int64) ([]byte, error) {
+//     it for a symlink in between is caught;
+//   - when trusted is set, the file must be owned by the running user and
+//     not writable by group or others (trust.go).
+func readFile(real, dir, name string, max int64, trusted bool) ([]byte, error) {
 	file := filepath.Join(dir, name)
 	path := filepath.Join(real, name)
 	info, err := os.Lstat(path)
@@ -62,6 +64,11 @@ func readFile(real, dir, name string, max int64) ([]byte, error) {
 	defer f.Close()
 	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
 		return nil, fileErr(file, "changed while it was being read; it is read again on its next change")
+	}
+	if trusted {
+		if err := checkFileTrust(file, info); err != nil {
+			return nil, err
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
