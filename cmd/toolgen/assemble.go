@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 // toolFlags are the flags shared by the commands that assemble tools (list,
@@ -17,16 +18,21 @@ type toolFlags struct {
 	execAllow string
 	timeout   time.Duration
 	watch     bool
+	confine   sandbox.Mode // zero value: sandbox.DefaultMode
 }
 
-// register adds the shared flags to fs; exec and timeout only where the
-// command runs or describes calls.
+// register adds the shared flags to fs; exec, timeout and confine only where
+// the command runs or describes calls.
 func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
 	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
 	fs.StringVar(&f.execAllow, "exec-allow", "", "comma-separated binaries the exec tool may run (exec is off without it)")
 	if runs {
 		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
+		f.confine = sandbox.DefaultMode
+		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
+			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
+			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
 	}
 }
 
@@ -54,7 +60,7 @@ func (f *toolFlags) execBinaries() []string {
 
 // options returns the preset options the flags ask for.
 func (f *toolFlags) options() []preset.Option {
-	opts := []preset.Option{preset.WithWorkspace(f.workspace)}
+	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
 	}

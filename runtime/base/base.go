@@ -30,8 +30,10 @@ type slot struct {
 
 // New validates spec with package validate (the deny list defaults to
 // validate.DefaultDenyList; pass validate.WithDenyList to change it) and
-// returns the tool running on k. An invalid spec is a 613 *tool.Error (an
-// errors.Join of them when there are several).
+// returns the tool running on k, granted exactly the access the Spec
+// declares (Writes, Network: see kernel.Access), which k's Confiner, if it
+// has one, enforces. An invalid spec is a 613 *tool.Error (an errors.Join of
+// them when there are several).
 func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToolBase, error) {
 	if k == nil {
 		return nil, fmt.Errorf("base: tool %q: nil kernel", spec.Name)
@@ -41,6 +43,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToo
 	if err != nil {
 		return nil, err
 	}
+	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}}
 	for i, a := range spec.Args {
 		b.slots = append(b.slots, slot{arg: a, startsWord: startsWord(t, a.Name)})
@@ -65,7 +68,8 @@ func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
 // Template returns the parsed command template.
 func (b *CommandToolBase) Template() *validate.Template { return b.tmpl }
 
-// Kernel returns the kernel the tool runs on.
+// Kernel returns the kernel the tool runs on: the one given to New, with the
+// Spec's access (kernel.(*Kernel).WithAccess).
 func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
 
 // Call validates args, assembles the argv and runs it. See tool.Tool for the

@@ -39,6 +39,16 @@
 //     error is non-nil only when the command could not be started or when the
 //     caller's context ended it.
 //
+// # Confinement
+//
+// With WithConfiner, every command runs through a Confiner, which turns the
+// argv into one that runs it confined to the workspace with the kernel's
+// Access: read only and no network for the zero Access; a tool that writes
+// or needs the network runs on a kernel derived with (*Kernel).WithAccess,
+// which shares everything else. Package sandbox is the Linux (Landlock)
+// Confiner. A Confiner may refuse (exit 126) or run the command with a note
+// (Result.Notice), which the model sees as the last line of Result.Text.
+//
 // A Kernel is immutable after New and safe for concurrent use.
 //
 // The package is Unix-only (process groups); Linux is the primary target,

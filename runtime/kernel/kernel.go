@@ -32,15 +32,18 @@ type Kernel struct {
 	dirs      []string // path split into its (absolute) entries
 	env       []string
 	wrapper   func(argv []string) ([]string, error)
+	confiner  Confiner // confine.go
+	access    Access   // confine.go; set by WithAccess
 }
 
 // config collects what the options set; New validates it.
 type config struct {
-	timeout time.Duration
-	limit   int
-	path    string
-	env     []string
-	wrapper func(argv []string) ([]string, error)
+	timeout  time.Duration
+	limit    int
+	path     string
+	env      []string
+	wrapper  func(argv []string) ([]string, error)
+	confiner Confiner
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -116,6 +119,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		dirs:      dirs,
 		env:       env,
 		wrapper:   c.wrapper,
+		confiner:  c.confiner,
 	}, nil
 }
 

@@ -10,7 +10,7 @@ import (
 // report": exit 0, no output, not truncated, not timed out.
 type Result struct {
 	// Argv is what ran: the caller's argv with argv[0] resolved to an absolute
-	// path (before any WithWrapper hook). When argv[0] could not be resolved it
+	// path (before any WithWrapper hook or Confiner). When argv[0] could not be resolved it
 	// is left as given.
 	Argv []string
 	// ExitCode is the exit status, shell style: 127 command not found, 126
@@ -35,6 +35,9 @@ type Result struct {
 	Timeout time.Duration
 	// Duration is the wall time of the call, from start to the end of output.
 	Duration time.Duration
+	// Notice is the Confiner's note about how the command ran (WithConfiner),
+	// e.g. a warning that it ran unconfined; "" for none.
+	Notice string
 }
 
 // Text returns the text the model sees, exactly:
@@ -48,6 +51,10 @@ type Result struct {
 // last line follows, on a line of its own:
 //
 //	[timed out after 30s; process group killed]
+//
+// When there is a Notice, it comes last, bracketed, on a line of its own:
+//
+//	[warning: not confined: ...]
 func (r Result) Text() string {
 	var b strings.Builder
 	b.Grow(len(r.Output) + 64)
@@ -65,6 +72,14 @@ func (r Result) Text() string {
 			b.WriteString(r.Timeout.String())
 		}
 		b.WriteString("; process group killed]")
+	}
+	if r.Notice != "" {
+		if s := b.String(); !strings.HasSuffix(s, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('[')
+		b.WriteString(r.Notice)
+		b.WriteByte(']')
 	}
 	return b.String()
 }

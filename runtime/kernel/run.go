@@ -49,6 +49,11 @@ func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
 			return k.notStarted(res, 126, err)
 		}
 	}
+	if k.confiner != nil {
+		if execArgv, res.Notice, err = k.confine(execArgv); err != nil {
+			return k.notStarted(res, 126, err)
+		}
+	}
 	return k.run(ctx, res, execArgv)
 }
 

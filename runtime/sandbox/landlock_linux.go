@@ -1,0 +1,193 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// Access rights, as Landlock names them.
+const (
+	rRead  = ll.AccessFSReadFile | ll.AccessFSReadDir
+	rExec  = ll.AccessFSExecute
+	rWrite = ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveFile | ll.AccessFSRemoveDir |
+		ll.AccessFSMakeReg | ll.AccessFSMakeDir | ll.AccessFSMakeSym | ll.AccessFSMakeFifo | ll.AccessFSMakeSock
+	// rFile are the rights that apply to a file, as opposed to a directory.
+	rFile = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate
+)
+
+// The minimal read set: what any confined command may read, whatever its
+// policy. See the package doc for why each entry is there.
+var (
+	// systemDirs may be read, listed and executed from.
+	systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+	// systemFiles may be read.
+	systemFiles = []string{"/etc/ld.so.cache", "/etc/localtime", "/etc/gitconfig",
+		"/dev/urandom"}
+	// networkPaths may be read when the policy allows the network: name
+	// resolution and TLS trust.
+	networkPaths = []string{
+		"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
+		"/etc/services", "/etc/protocols", "/run/systemd/resolve",
+		"/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted",
+	}
+)
+
+// devNull may be read and written by every confined command.
+const devNull = "/dev/null"
+
+// probe asks the kernel for its Landlock ABI version.
+func probe() abiInfo {
+	v, err := ll.LandlockGetABIVersion()
+	switch {
+	case err == nil && v > 0:
+		return abiInfo{version: v}
+	case errors.Is(err, syscall.ENOSYS):
+		return abiInfo{reason: "this Linux kernel was built without Landlock"}
+	case errors.Is(err, syscall.EOPNOTSUPP):
+		return abiInfo{reason: "Landlock is disabled: add landlock to the kernel's lsm= boot parameter"}
+	case err != nil:
+		return abiInfo{reason: "landlock_create_ruleset: " + err.Error()}
+	}
+	return abiInfo{reason: fmt.Sprintf("ABI version %d", v)}
+}
+
+// confineExec restricts this process to p and executes argv. It returns
+// only on failure, with the exit code.
+func confineExec(p Policy, strict bool, argv []string) int {
+	abi := probeABI()
+	err := fmt.Errorf("strict confinement needs Landlock ABI %d, but %s", p.RequiredABI(), abi.describe())
+	if abi.version >= p.RequiredABI() || !strict {
+		err = restrict(p, abi.version, argv[0])
+	}
+	if err != nil {
+		if strict {
+			fmt.Fprintf(os.Stderr, "sandbox: not running %s: %v\n", argv[0], err)
+			return 126
+		}
+		fmt.Fprintf(os.Stderr, "[warning: not confined: %v]\n", err)
+	}
+	err = syscall.Exec(argv[0], argv, os.Environ())
+	fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", argv[0], err)
+	if errors.Is(err, syscall.ENOENT) {
+		return 127
+	}
+	return 126
+}
+
+// restrict applies p to the calling thread and locks the calling goroutine
+// to it for good: the only thing to do next is execve, which takes the
+// thread's Landlock domain (and no_new_privs) into the new program.
+func restrict(p Policy, abi int, target string) error {
+	if abi == 0 {
+		return errors.New("no Landlock on this kernel")
+	}
+	rules, err := p.rules(abi, target)
+	if err != nil {
+		return err
+	}
+	fd, flags, err := p.config().NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	if fd < 0 {
+		return errors.New("landlock: nothing to enforce on this kernel")
+	}
+	defer unix.Close(fd)
+	runtime.LockOSThread() // never unlocked
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
+	}
+	return nil
+}
+
+// config is the set of rights the policy handles (denies unless a rule
+// grants them): every right go-landlock's V11 knows, cut down to what the
+// kernel supports (best effort; the caller checked the ABI where it must),
+// minus the socket rights when the network is allowed.
+func (p Policy) config() landlock.Config {
+	c := landlock.Config{
+		HandledAccessFS:  landlock.V11.HandledAccessFS,
+		HandledAccessNet: landlock.V11.HandledAccessNet,
+		Scoped:           landlock.V11.Scoped,
+	}
+	if p.Network {
+		c.HandledAccessFS &^= ll.AccessFSResolveUnix
+		c.HandledAccessNet = 0
+		c.Scoped &^= ll.ScopeAbstractUnixSocket
+	}
+	return c.BestEffort()
+}
+
+// rules are the grants of p: the minimal read set, the workspace, /dev/null
+// and the target program.
+func (p Policy) rules(abi int, target string) ([]landlock.Rule, error) {
+	var r ruleSet
+	r.optional(rRead|rExec, systemDirs...)
+	r.optional(ll.AccessFSReadFile, systemFiles...)
+	r.optional(rRead|rExec, p.Read...)
+	if p.Network {
+		r.optional(rRead, networkPaths...)
+	}
+	r.optional(rExec|ll.AccessFSReadFile, target)
+	r.required(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate, devNull)
+	ws := landlock.AccessFSSet(rRead)
+	if p.Write {
+		ws |= rWrite
+		if abi >= 2 { // before ABI 2, renames across directories are always denied
+			ws |= ll.AccessFSRefer
+		}
+	}
+	r.required(ws, p.Workspace)
+	return r.rules, r.err
+}
+
+// ruleSet collects path rules, fitting each grant to the kind of file it
+// names (directory rights on a file are an error to Landlock).
+type ruleSet struct {
+	rules []landlock.Rule
+	err   error
+}
+
+// optional grants access to the paths that exist.
+func (r *ruleSet) optional(access landlock.AccessFSSet, paths ...string) {
+	for _, path := range paths {
+		if a, ok := fit(access, path); ok {
+			r.rules = append(r.rules, landlock.PathAccess(a, path).IgnoreIfMissing())
+		}
+	}
+}
+
+// required grants access to path, which must exist.
+func (r *ruleSet) required(access landlock.AccessFSSet, path string) {
+	a, ok := fit(access, path)
+	if !ok && r.err == nil {
+		r.err = fmt.Errorf("%s: cannot be granted: it does not exist or is not accessible", path)
+		return
+	}
+	r.rules = append(r.rules, landlock.PathAccess(a, path))
+}
+
+// fit returns access cut down to the rights that apply to what path names
+// (following symlinks, as Landlock does), and false when it names nothing.
+func fit(access landlock.AccessFSSet, path string) (landlock.AccessFSSet, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	if !fi.IsDir() {
+		access &= rFile
+	}
+	return access, access != 0
+}

@@ -1,0 +1,92 @@
+package sandbox_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"testing"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// TestMain makes this test binary a trampoline (sandbox.Init, as an agent's
+// main would do) and a small network client the confined tests can run
+// ("net-helper"), then runs the tests.
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	if len(os.Args) > 1 && os.Args[1] == "net-helper" {
+		os.Exit(netHelper(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// netHelper is "net-helper listen" (bind a plain TCP socket on 127.0.0.1),
+// "net-helper dial ADDR" (connect to ADDR over plain TCP) or "net-helper
+// dial-unix ADDR" (connect to a Unix socket). It prints "ok" or the error
+// and exits 0 or 1.
+func netHelper(args []string) int {
+	var err error
+	switch {
+	case len(args) == 1 && args[0] == "listen":
+		var lc net.ListenConfig
+		lc.SetMultipathTCP(false) // Landlock's TCP rules do not cover MPTCP
+		var l net.Listener
+		if l, err = lc.Listen(context.Background(), "tcp", "127.0.0.1:0"); err == nil {
+			l.Close()
+		}
+	case len(args) == 2 && (args[0] == "dial" || args[0] == "dial-unix"):
+		network := "unix"
+		var d net.Dialer
+		if args[0] == "dial" {
+			network = "tcp"
+			d.SetMultipathTCP(false)
+		}
+		var c net.Conn
+		if c, err = d.Dial(network, args[1]); err == nil {
+			c.Close()
+		}
+	default:
+		err = fmt.Errorf("usage: net-helper listen | dial ADDR | dial-unix ADDR")
+	}
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("ok")
+	return 0
+}
+
+// requireLandlock skips the test unless the kernel enforces every policy.
+func requireLandlock(t testing.TB) {
+	t.Helper()
+	if abi, ok := sandbox.Available(); !ok {
+		t.Skipf("Landlock cannot enforce the policies here (ABI %d, need 4): nothing to test", abi)
+	}
+}
+
+// confined returns a kernel on workspace whose commands run confined
+// (strict mode) with access a.
+func confined(t testing.TB, workspace string, a kernel.Access, opts ...kernel.Option) *kernel.Kernel {
+	t.Helper()
+	c, err := sandbox.New(sandbox.Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.New(workspace, append(opts, kernel.WithConfiner(c))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.WithAccess(a)
+}
+
+// plain returns an unconfined kernel on workspace.
+func plain(t testing.TB, workspace string) *kernel.Kernel {
+	t.Helper()
+	k, err := kernel.New(workspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
