@@ -3,8 +3,8 @@ package base
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzEachMember checks the flat-object scanner against encoding/json: for
