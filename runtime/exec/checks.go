@@ -1,0 +1,139 @@
+package exec
+
+import (
+	"strings"
+)
+
+// The Check functions of the flag table: what a row of spellings cannot
+// express.
+
+// checkAwk reads the awk program (the -e/--source values, or the first
+// operand) and refuses what lets it run commands, write files or read files
+// it does not name as operands. This is a lexical check, not an awk parser:
+// it refuses more than it must ($3 > 1 inside a print statement).
+func checkAwk(c *cmdline) *refusal {
+	for _, t := range c.options("W") {
+		if strings.HasPrefix(t.value, "e") || strings.HasPrefix(t.value, "i") {
+			return refuse(t.word, "awk: -W %s is refused: it reads the program from a file or stdin, which cannot be checked", t.value)
+		}
+	}
+	programs := c.options("e", "source")
+	if len(programs) == 0 {
+		if ops := c.operands(); len(ops) > 0 {
+			programs = []token{{word: ops[0].word, kind: tokOperand, value: c.arg(ops[0].word)}}
+		}
+	}
+	for _, p := range programs {
+		if reason := awkProgram(p.value); reason != "" {
+			return refuse(p.word, "awk: the program %q is refused: %s", p.value, reason)
+		}
+		c.script(p.word)
+		if p.kind == tokOption && !p.inWord {
+			c.script(p.word + 1)
+		}
+	}
+	return nil
+}
+
+// awkProgram returns why an awk program is refused, or "".
+func awkProgram(prog string) string {
+	switch {
+	case strings.Contains(prog, "system"):
+		return "system() runs a shell command"
+	case strings.Contains(prog, "getline"):
+		return "getline reads from files or commands named in the program"
+	case strings.Contains(strings.ReplaceAll(prog, "||", ""), "|"):
+		return "| pipes output into or out of a shell command"
+	case strings.Contains(prog, "@"):
+		return "@load, @include and indirect calls (@f()) load code or call functions by name"
+	case strings.Contains(prog, "ARGV"):
+		return "changing ARGV makes awk read files the command line does not name"
+	}
+	for _, stmt := range strings.FieldsFunc(prog, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		if i := strings.Index(stmt, "print"); i >= 0 && strings.Contains(stmt[i:], ">") {
+			return "print > file writes to a file; the output comes back to you anyway"
+		}
+	}
+	return ""
+}
+
+// checkTar refuses remote archives: GNU tar opens an archive named
+// host:file through rsh or ssh unless --force-local is given.
+func checkTar(c *cmdline) *refusal {
+	if len(c.options("", "force-local")) > 0 {
+		return nil
+	}
+	for _, t := range c.options("f", "file") {
+		before, _, found := strings.Cut(t.value, ":")
+		if found && !strings.Contains(before, "/") {
+			return refuse(t.word, "tar: the archive %q is refused: a name with a colon is a remote archive, which tar "+
+				"opens by running rsh or ssh; rename it or add --force-local", t.value)
+		}
+	}
+	return nil
+}
+
+// checkZip refuses zip's two-letter -TT (--unzip-command) in every spelling.
+func checkZip(c *cmdline) *refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "TT") {
+			return refuse(i, "zip: option -TT (in %q) is refused: it runs the named program to test the archive", w)
+		}
+	}
+	return nil
+}
+
+// checkSocat refuses socat addresses that run programs.
+func checkSocat(c *cmdline) *refusal {
+	for _, t := range c.operands() {
+		w := c.arg(t.word)
+		typ := strings.ToUpper(w)
+		if i := strings.IndexAny(typ, ":,"); i >= 0 {
+			typ = typ[:i]
+		}
+		switch typ {
+		case "EXEC", "SYSTEM", "SHELL":
+			return refuse(t.word, "socat: the address %q is refused: %s addresses run a program", w, typ)
+		}
+	}
+	return nil
+}
+
+// checkMake refuses variable assignments on the command line, which
+// override the makefile's (SHELL=…, CC=…).
+func checkMake(c *cmdline) *refusal {
+	for _, t := range c.operands() {
+		if w := c.arg(t.word); strings.Contains(w, "=") {
+			return refuse(t.word, "make: the assignment %q is refused: a variable set on the command line overrides "+
+				"the makefile (SHELL=, CC=) and can run any program", w)
+		}
+	}
+	return nil
+}
+
+// checkGo refuses go run of a module fetched by version, and linker flags
+// that name an external program.
+func checkGo(c *cmdline) *refusal {
+	if c.sub == "run" {
+		for _, t := range c.subOperands() {
+			if w := c.arg(t.word); strings.Contains(w, "@") {
+				return refuse(t.word, "go: run %q is refused: it downloads a module and runs its code", w)
+			}
+		}
+	}
+	for _, t := range c.tokens {
+		if t.kind != tokOption {
+			continue
+		}
+		v := t.value
+		if !t.hasValue && t.word+1 < len(c.words) {
+			v = c.arg(t.word + 1) // go flags may take the next word
+		}
+		if (t.name == "-ldflags" || t.name == "-gcflags" || t.name == "-asmflags") &&
+			(strings.Contains(v, "extld") || strings.Contains(v, "extar")) {
+			return refuse(t.word, "go: %s %q is refused: -extld and -extar name a program the linker runs", t.name, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+// Package exec is ExecTool, the special form of the command tool lineage
+// (DESIGN.md §1): the model writes a whole command line, {"command": "git log
+// --oneline -5"}, and only the binary is fixed, by an explicit grant. Its
+// guarantee is therefore "best effort", made by five defences that run in
+// order on every call; the first that refuses ends the call with a 614 that
+// names it:
+//
+//	error 614: slot "command": defence 1 (parse): pipes (|) are not allowed: exactly one command per call; …
+//
+// ExecTool is off by default: it exists only when the assembling code grants
+// binaries (preset.WithExec, toolgen --exec-allow BIN,…).
+//
+//	k, _ := kernel.New(workspace)
+//	t, err := exec.New(k, []string{"ls", "git", "grep"})
+//	out, err := t.Call(ctx, json.RawMessage(`{"command": "git status"}`))
+//
+// There is no shell, ever: the line is parsed, never run by a shell, and the
+// kernel executes the resulting argv directly.
+//
+// # Defence 1: parse
+//
+// The line is first checked character by character (validate.CheckLine):
+// control characters (newline, tab, CR, ESC …), Unicode white space other
+// than the ASCII space, invisible format characters and every lookalike of a
+// shell operator or quote (fullwidth ；｜＆＄＜＞＂＇) are refused wherever they
+// stand. Then mvdan.cc/sh/v3/syntax parses it with the bash grammar, and it
+// must be exactly one simple command of literal words. Refused: more than one
+// command (; & newline), && || | |&, redirections and here-documents, $VAR
+// ${…} $(…) backticks $((…)) <(…), $'…' and $"…", assignments before the
+// command (FOO=1 ls, LD_PRELOAD=…), subshells, blocks, functions, control
+// flow, [[ ]], (( )), declare/export/let/time/coproc, a leading !, comments
+// and trailing backslashes. Quotes and backslashes are removed by the shell's
+// rules: 'single' verbatim, "double" with \$ \` \" \\ unescaped (an unescaped
+// $ or ` inside them is refused), \x outside quotes is x.
+//
+// Characters a shell would expand are refused when unquoted and passed as
+// they are when quoted, because no expansion happens and a model that wrote
+// *.go expects files: unquoted * ? [ (globs), {a,b} and {1..3} (brace
+// expansion; HEAD@{1} and {} are fine), ~ at the start of a word or after
+// NAME= (tilde expansion). '*.go', "{a,b}" and \~ pass literally.
+//
+// # Defence 2: allowlist
+//
+// The first word must be written plainly (no quotes or backslashes: 'r'm and
+// r\m are refused), be a bare name (no /: /bin/rm, ./rm, ../bin/rm are
+// refused), and be exactly, case-sensitively, one of the granted names (RM,
+// rm.exe, command, exec, builtin are simply not granted). It is resolved
+// through the kernel's scrubbed PATH (never the host's) to the absolute path
+// that then runs.
+//
+// # Defence 3: deny list
+//
+// The name, and the name of the file it resolves to through symlinks (so a
+// granted "js" that is a link to nodejs is caught), are checked against the
+// deny list of package validate, the same list every form uses, on every
+// call. Granting a denied binary fails New with a 613 unless the assembling
+// code narrowed the list explicitly (WithDenyList with DenyList.Without,
+// preset.WithDenyListNarrowed). Multi-call binaries (busybox, toybox) are
+// judged by the granted name, since they act as the program argv[0] names.
+//
+// # Defence 4: flags
+//
+// A flag table (table.go: one Go table, data reviewed like code) knows, for
+// about thirty binaries and families, how each reads its options and which
+// options, words and subcommands turn it into "run anything" or "write
+// anywhere":
+//
+//   - interpreters, when the deny list is narrowed to allow them: python -c,
+//     -m; node -e, -p, -r, --eval, --print, --require, --import, --inspect;
+//     perl -e, -E, -M, -i; ruby -e, -r; php -r, -B, -R, -E, -d; lua -e, -l;
+//     awk programs using system(), getline, pipes or print > file;
+//   - find -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprintf, -fls;
+//   - sed -i/--in-place, -f, and scripts using the e, r, R, w, W commands
+//     or the e and w flags of s (sed scripts are parsed; GNU sed --sandbox
+//     is the test oracle);
+//   - git -c, --config-env, --exec-path, -C/--git-dir/--work-tree outside
+//     the workspace, --upload-pack, --receive-pack, --exec, clone -c,
+//     --config, --template, grep -O, rebase -x, config writes, bisect run,
+//     submodule foreach, filter-branch, difftool, maintenance, ext::
+//     transports, and any subcommand that is not a known built-in (aliases
+//     may be !shell commands, git-* programs anything);
+//   - rg --pre, --pre-glob, --hostname-bin; tar -I, -F, --to-command,
+//     --checkpoint-action, --rsh-command, -P and host:file archives; sort
+//     --compress-program; split --filter; zip -TT; rsync -e; ssh -o, -F; nc
+//     -e, -c; socat EXEC: and SYSTEM:; make --eval and VAR= overrides; go
+//     generate, -exec, -toolexec, go run pkg@version; man -P, -H; vim -c,
+//     +cmd, -S, --cmd; emacs --eval;
+//   - less, more and crontab whatever their arguments (New refuses to grant
+//     them).
+//
+// Since the kernel makes the workspace HOME, a binary is also refused while
+// the workspace holds a configuration file it reads from there and that can
+// make it run programs: .gitconfig and .config/git for git (core.fsmonitor,
+// core.pager, !aliases; a cloned repository may track one) and .vimrc for
+// the vi that git starts to ask for a commit message, .ssh/config
+// (ProxyCommand), .curlrc, .wgetrc, .vimrc, .emacs, .config/go/env, and
+// .local/lib for python (sitecustomize).
+//
+// Options are read the way the binary reads them: "--opt=value" and "--opt
+// value", unique abbreviations of long options where the binary accepts them
+// (sed --in-pl, git --upload-pa), combined short options and attached values
+// (sed -ni, -i.bak, perl -le), options after operands (GNU argument
+// permutation), tar's old style (tar xIf), and "--" as the end of the
+// options. Where the grammar is not known for sure, the reading that refuses
+// more is taken.
+//
+// # Defence 5: workspace and kernel
+//
+// Every argument is looked at as if it were a path (the word, the value after
+// '=', an attached option value, after '@', "file:" or "host:"): an absolute
+// path, any ".." element, or a relative path that leads out of the workspace
+// through a symlink is refused, unless WithOutsidePathsAllowed. Then the
+// kernel runs the argv, the same kernel as every other form: working
+// directory locked to the workspace (also HOME), stdin from /dev/null, a
+// scrubbed environment, a timeout that kills the whole process group, and
+// bounded output. ExecTool asks the kernel for the least access (read only,
+// no network), which a kernel with a Confiner (preset.WithConfinement)
+// enforces.
+//
+// # What best effort does not cover
+//
+// A granted binary does whatever its own documented behaviour is with the
+// arguments that pass: cp, mv, tee, touch, git commit/checkout/reset/clean,
+// tar x write and delete inside the workspace; curl, wget, git fetch/push,
+// ssh reach the network. Configuration and code inside the workspace are
+// trusted beyond the HOME files above: .git/config, .git/hooks, a Makefile,
+// package.json or a script a granted interpreter is asked to run can run
+// programs, and a model that can write files through any tool can plant
+// them. The flag table covers the binaries listed above; any other granted
+// binary gets defences 1, 2, 3 and 5 only. Arguments are judged as text, not by what the
+// program will make of them (a pattern "/api" is refused as a path, a path
+// hidden in a program's own syntax is not seen). When a tool's arguments can
+// be typed slots, the declarative form (*.tool.json) is the stronger choice:
+// its skeleton is fixed, so the model cannot express anything outside it.
+package exec

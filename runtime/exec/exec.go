@@ -1,0 +1,255 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Name is the tool name ExecTool registers under.
+const Name = "exec"
+
+// Slot is the name of ExecTool's one argument; every 614 names it.
+const Slot = "command"
+
+// MaxCommandBytes bounds the command line of one call.
+const MaxCommandBytes = 4096
+
+// maxArgsBytes bounds the JSON arguments of one call.
+const maxArgsBytes = 64 << 10
+
+// Tool is ExecTool: it runs one command line the model wrote, after the five
+// defences (see the package doc). It implements tool.Tool, is immutable
+// after New and is safe for concurrent use.
+type Tool struct {
+	kernel       *kernel.Kernel
+	allow        []string // granted binaries, sorted, unique
+	granted      string   // allow, joined for messages
+	deny         validate.DenyList
+	outsidePaths bool
+	schema       json.RawMessage
+	description  string
+}
+
+// Option configures New. A nil Option is ignored.
+type Option func(*config)
+
+type config struct {
+	deny         validate.DenyList
+	denySet      bool
+	outsidePaths bool
+}
+
+// WithDenyList replaces the deny list of defence 3. The default is
+// validate.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
+// a binary the default denies, or an extended one (DenyList.With) to deny
+// more. The zero DenyList denies nothing.
+func WithDenyList(d validate.DenyList) Option {
+	return func(c *config) { c.deny, c.denySet = d, true }
+}
+
+// WithOutsidePathsAllowed turns off the argument check of defence 5:
+// absolute paths, ".." elements and symlinks leading out of the workspace are
+// then passed to the granted binary as they are. The working directory is
+// still the workspace, and the options that hand a binary a foreign
+// repository or configuration (git -C, --git-dir, --work-tree), which defence
+// 4 confines, stay confined. Off by default.
+func WithOutsidePathsAllowed() Option { return func(c *config) { c.outsidePaths = true } }
+
+// New returns ExecTool running on k, allowed to run exactly the binaries in
+// allow: bare names (no '/'), matched case-sensitively and resolved through
+// k's PATH on every call. Its commands get the kernel's least access
+// (kernel.Access{}: read only, no network), whatever k grants; a kernel with
+// a Confiner enforces it, one without only records it.
+//
+// The grant is checked here, and a problem is a 613 *tool.Error: an empty
+// list, a name that is not a bare command name, a name on the deny list
+// (unless the list was narrowed with WithDenyList), a name that resolves
+// through a symlink to a denied binary, and a binary that defence 4 refuses
+// whatever its arguments (a pager such as less).
+func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
+	if k == nil {
+		return nil, fmt.Errorf("exec: nil kernel")
+	}
+	c := config{}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if !c.denySet {
+		c.deny = validate.DefaultDenyList()
+	}
+	// The least access: read only, no network, enforced where the kernel has
+	// a Confiner (preset.WithConfinement).
+	k = k.WithAccess(kernel.Access{})
+	t := &Tool{kernel: k, deny: c.deny, outsidePaths: c.outsidePaths}
+	if err := t.grant(allow); err != nil {
+		return nil, err
+	}
+	t.schema = schema
+	t.granted = strings.Join(t.allow, ", ")
+	t.description = describe(t.allow, k)
+	return t, nil
+}
+
+// grant checks and stores the granted binaries.
+func (t *Tool) grant(allow []string) error {
+	if len(allow) == 0 {
+		return tool.SpecErrorf("exec-allow", "exec: no binary granted; ExecTool exists only with an explicit list of binaries")
+	}
+	var problems []error
+	for _, name := range allow {
+		if err := t.checkGrant(name); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if len(problems) > 0 {
+		return errors.Join(problems...)
+	}
+	t.allow = slices.Clone(allow)
+	slices.Sort(t.allow)
+	t.allow = slices.Compact(t.allow)
+	return nil
+}
+
+// checkGrant checks one granted name at construction time.
+func (t *Tool) checkGrant(name string) error {
+	if err := grantName(name); err != "" {
+		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: %s", name, err)
+	}
+	if entry, denied := t.deny.Match(name); denied {
+		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: the deny list denies it (entry %q); "+
+			"narrow the deny list explicitly to allow it", name, entry)
+	}
+	if r := rulesFor(name); r != nil && r.Refuse != "" {
+		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: defence 4 refuses it whatever its arguments: %s", name, r.Refuse)
+	}
+	path, err := t.kernel.LookPath(name)
+	if err != nil {
+		return nil // not installed (yet): every call looks again
+	}
+	if target, entry, denied := t.targetDenied(path); denied {
+		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which the deny list denies (entry %q)",
+			name, target, entry)
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		if r := rulesFor(validate.BinaryName(real)); r != nil && r.Refuse != "" {
+			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which defence 4 refuses whatever its arguments: %s",
+				name, real, r.Refuse)
+		}
+	}
+	return nil
+}
+
+// grantName says what is wrong with a granted name, or returns "".
+func grantName(name string) string {
+	switch {
+	case name == "":
+		return "the name is empty"
+	case strings.ContainsAny(name, `/\`):
+		return "give a bare command name, not a path; it is resolved through the kernel's PATH"
+	case name == "." || name == "..":
+		return "not a command name"
+	}
+	if err := validate.Value(&tool.Arg{Name: "exec-allow", Type: tool.String}, name, true); err != nil {
+		return err.Msg
+	}
+	return ""
+}
+
+// Allowed returns the granted binaries, sorted.
+func (t *Tool) Allowed() []string { return slices.Clone(t.allow) }
+
+// Kernel returns the kernel the tool runs on.
+func (t *Tool) Kernel() *kernel.Kernel { return t.kernel }
+
+// Name returns "exec".
+func (t *Tool) Name() string { return Name }
+
+// Description tells the model what it may run and what is refused.
+func (t *Tool) Description() string { return t.description }
+
+// InputSchema returns {"command": string}, required, nothing else.
+func (t *Tool) InputSchema() json.RawMessage { return slices.Clone(t.schema) }
+
+var schema = json.RawMessage(`{"type":"object","properties":{"command":{"type":"string",` +
+	`"description":"One simple command: a granted binary and its arguments, as you would type it in a shell. ` +
+	`No shell runs it: no pipes, redirections, ;, &&, variables, $(...), globs or ~. ` +
+	`Quote arguments with spaces or glob characters ('*.go', \"file name.txt\")."}},` +
+	`"required":["command"],"additionalProperties":false}`)
+
+func describe(allow []string, k *kernel.Kernel) string {
+	return fmt.Sprintf("Run one exploratory command in the workspace. Allowed binaries: %s. "+
+		"Exactly one simple command of literal words: pipes, redirections, ;, &&, ||, &, variables, $(...), backticks, "+
+		"unquoted globs and ~ are refused (no shell runs; quote a pattern such as '*.go' to pass it as is). "+
+		"Options that run other programs or write outside the workspace are refused, and so are absolute paths and '..' in arguments. "+
+		"The command runs in the workspace with a %s timeout; the result is its exit code and at most %d bytes of output.",
+		strings.Join(allow, ", "), k.Timeout(), k.OutputLimit())
+}
+
+// Call decodes {"command": "…"}, plans the command (the five defences) and
+// runs it on the kernel. A refusal is a 614 *tool.Error naming the slot
+// "command" and the defence that refused; see tool.Tool for the rest.
+func (t *Tool) Call(ctx context.Context, args json.RawMessage) (string, error) {
+	command, err := decodeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	argv, _, err := t.Plan(command)
+	if err != nil {
+		return "", err
+	}
+	res, err := t.kernel.Run(ctx, argv)
+	if err != nil {
+		return res.Text(), fmt.Errorf("%s: %w", Name, err)
+	}
+	return res.Text(), nil
+}
+
+// decodeArgs returns the command of {"command": "…"}; anything else is a 614.
+func decodeArgs(args json.RawMessage) (string, error) {
+	if len(args) > maxArgsBytes {
+		return "", tool.ValueErrorf("", "arguments are %d bytes; the limit is %d", len(args), maxArgsBytes)
+	}
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return "", missing()
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &raw); err != nil {
+		return "", tool.ValueErrorf("", `arguments must be a JSON object {"command": "…"}: %v`, err)
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k != Slot {
+			return "", tool.ValueErrorf(k, "unknown argument; this tool takes: command")
+		}
+	}
+	rv, ok := raw[Slot]
+	if !ok || string(bytes.TrimSpace(rv)) == "null" {
+		return "", missing()
+	}
+	var command string
+	if err := json.Unmarshal(rv, &command); err != nil {
+		return "", tool.ValueErrorf(Slot, "must be a JSON string holding one command line")
+	}
+	return command, nil
+}
+
+func missing() error {
+	return tool.ValueErrorf(Slot, `required argument is missing: give {"command": "…"}, one command line such as "ls -la"`)
+}

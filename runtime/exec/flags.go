@@ -1,0 +1,502 @@
+package exec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+)
+
+// Defence 4: the arguments of a granted binary are read the way the binary
+// reads them (its option grammar, from the flag table) and every option,
+// word and subcommand the table refuses is refused, in every spelling the
+// binary accepts: "--opt=value", "--opt value", unambiguous abbreviations of
+// long options where the binary accepts them ("--in-pl" for sed's
+// --in-place), short options combined ("-ni") or with an attached value
+// ("-i.bak"), and after "--" only where the binary stops reading options.
+//
+// Where the grammar is not known for sure (an option the table does not
+// list), the reading is the one that refuses more: an unknown short option
+// is taken to have no value, so the letters after it are still checked, and
+// a "--" right after an unknown option is not taken as the end of the
+// options, as it may be that option's value.
+
+// optionStyle says how a binary reads its options.
+type optionStyle int
+
+const (
+	// styleGetopt is GNU getopt_long: short options combine ("-ni"), a short
+	// option's value may be attached ("-efoo") or the next word, long options
+	// take "--opt=value" or "--opt value", options may follow operands, and
+	// "--" ends the options.
+	styleGetopt optionStyle = iota
+	// styleGoFlag is Go's flag package: "-name" or "--name", "=value" or the
+	// next word, no combining.
+	styleGoFlag
+)
+
+// tokKind classifies a word (or a letter of a combined word) of the command.
+type tokKind int
+
+const (
+	tokOption  tokKind = iota // an option: -x, --long
+	tokValue                  // the separate value of the option before it
+	tokOperand                // an operand
+	tokSub                    // the subcommand
+	tokEnd                    // "--", ending the options
+)
+
+func (k tokKind) String() string {
+	return [...]string{"option", "option value", "operand", "subcommand", "end of options"}[k]
+}
+
+// token is one option, value, operand or subcommand.
+type token struct {
+	word     int     // index of the word it comes from
+	kind     tokKind //
+	name     string  // options: "-x", or "--long" with an abbreviation resolved when unambiguous
+	long     bool    // a long option ("--long", or "-long" for styleGoFlag)
+	written  string  // options: the name as written ("--in-pl")
+	value    string  // options: the value, attached or the next word
+	hasValue bool    // options: a value was given
+	inWord   bool    // options: the value is part of the option's word
+	sub      bool    // the token follows the subcommand
+}
+
+// cmdline is a command being read for defence 4.
+type cmdline struct {
+	words  []word
+	name   string // the binary name the rules matched
+	rules  *binaryRules
+	tokens []token
+	sub    string // the subcommand, "" when none
+	subAt  int    // index of the subcommand word, 0 when none
+	ws     string // workspace root
+	// scripts are the words a Check read as a program in the binary's own
+	// language (sed scripts, awk programs); defence 5 does not read them as
+	// paths ("/foo/p" is an address, not a file).
+	scripts map[int]bool
+}
+
+// script marks word i as a program checked by a Check.
+func (c *cmdline) script(i int) {
+	if c.scripts == nil {
+		c.scripts = map[int]bool{}
+	}
+	c.scripts[i] = true
+}
+
+// arg returns the text of word i.
+func (c *cmdline) arg(i int) string { return c.words[i].text }
+
+// grammar is what a scanner needs to know about options.
+type grammar struct {
+	argShort string   // short options taking a value
+	optShort string   // short options whose value can only be attached
+	noArg    string   // short options known to take no value
+	argLong  []string // long options taking a value
+	known    []string // every long option the binary is known to have
+	abbrev   bool     // long options may be abbreviated
+}
+
+// hasShort reports whether r is in set.
+func hasShort(set string, r rune) bool { return r < utf8.RuneSelf && strings.ContainsRune(set, r) }
+
+// resolveLong resolves a long option name as written (no dashes) against
+// the known options: an exact match wins, then (when abbreviations are
+// allowed) a unique prefix. ok is false when the option is unknown or
+// ambiguous; name is then as written.
+func (g *grammar) resolveLong(written string) (name string, takesArg, ok bool) {
+	takes := func(n string) bool {
+		for _, a := range g.argLong {
+			if a == n {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range g.known {
+		if k == written {
+			return k, takes(k), true
+		}
+	}
+	if !g.abbrev || written == "" {
+		return written, false, false
+	}
+	match := ""
+	for _, k := range g.known {
+		if strings.HasPrefix(k, written) {
+			if match != "" && match != k {
+				return written, false, false
+			}
+			match = k
+		}
+	}
+	if match == "" {
+		return written, false, false
+	}
+	return match, takes(match), true
+}
+
+// scanner reads words into tokens.
+type scanner struct {
+	c       *cmdline
+	g       grammar
+	style   optionStyle
+	certain bool // the previous word cannot have taken the next as its value
+	ended   bool // "--" ended the options
+	sub     bool // scanning after the subcommand
+}
+
+// scan reads words from i and returns where it stopped: at len(words), or at
+// the first operand when stopAtOperand is set (a subcommand).
+func (s *scanner) scan(i int, stopAtOperand bool) int {
+	words := s.c.words
+	for ; i < len(words); i++ {
+		w := words[i].text
+		switch {
+		case s.ended:
+			s.add(token{word: i, kind: tokOperand})
+			if stopAtOperand {
+				return i
+			}
+		case w == "--":
+			s.add(token{word: i, kind: tokEnd})
+			s.ended = s.certain
+			s.certain = true
+		case s.style == styleGoFlag && len(w) > 1 && w[0] == '-':
+			i = s.goFlag(i)
+		case strings.HasPrefix(w, "--"):
+			i = s.longOption(i)
+		case len(w) > 1 && w[0] == '-':
+			i = s.shortCluster(i, w[1:], false)
+		default:
+			if stopAtOperand {
+				return i
+			}
+			s.add(token{word: i, kind: tokOperand})
+			s.certain = true
+		}
+	}
+	return i
+}
+
+func (s *scanner) add(t token) {
+	t.sub = s.sub
+	s.c.tokens = append(s.c.tokens, t)
+}
+
+// takeNext makes word i+1 the value of option token t, when there is one.
+func (s *scanner) takeNext(t *token, i int) int {
+	if i+1 < len(s.c.words) {
+		t.value, t.hasValue = s.c.words[i+1].text, true
+		s.add(*t)
+		s.add(token{word: i + 1, kind: tokValue, name: t.name})
+		return i + 1
+	}
+	s.add(*t)
+	return i
+}
+
+// longOption reads "--name", "--name=value" or "--name value".
+func (s *scanner) longOption(i int) int {
+	written, value, hasEq := strings.Cut(s.c.words[i].text[2:], "=")
+	name, takesArg, known := s.g.resolveLong(written)
+	t := token{word: i, kind: tokOption, name: "--" + name, long: true, written: "--" + written, value: value, hasValue: hasEq, inWord: hasEq}
+	s.certain = hasEq || known
+	if !hasEq && takesArg {
+		return s.takeNext(&t, i)
+	}
+	s.add(t)
+	return i
+}
+
+// goFlag reads a Go flag: "-name", "--name", with "=value" or not. Whether
+// a flag without "=" takes the next word is not known, so it is not taken.
+func (s *scanner) goFlag(i int) int {
+	w := s.c.words[i].text
+	body := strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-")
+	name, value, hasEq := strings.Cut(body, "=")
+	written, _, _ := strings.Cut(w, "=")
+	t := token{word: i, kind: tokOption, name: "-" + name, long: len(name) > 1, written: written, value: value, hasValue: hasEq, inWord: hasEq}
+	for _, a := range s.g.argLong {
+		if a == name && !hasEq {
+			s.certain = true
+			return s.takeNext(&t, i)
+		}
+	}
+	s.certain = hasEq
+	s.add(t)
+	return i
+}
+
+// shortCluster reads the letters of "-abc" (or of tar's "abc" when oldStyle):
+// each letter is an option; one that takes a value takes the rest of the
+// word, or the next word(s) when nothing is attached.
+func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
+	next := i
+	s.certain = true
+	for j := 0; j < len(letters); {
+		r, size := utf8.DecodeRuneInString(letters[j:])
+		rest := letters[j+size:]
+		t := token{word: i, kind: tokOption, name: "-" + string(r), written: "-" + string(r)}
+		switch {
+		case hasShort(s.g.argShort, r) && oldStyle:
+			// tar's old style: the values follow in the next words, in order.
+			t2 := t
+			next = s.takeNext(&t2, next)
+			j += size
+			continue
+		case hasShort(s.g.argShort, r):
+			if rest != "" {
+				t.value, t.hasValue, t.inWord = rest, true, true
+				s.add(t)
+				return next
+			}
+			return s.takeNext(&t, next)
+		case hasShort(s.g.optShort, r):
+			// The value is whatever is attached; the letters after it are
+			// still read as options too, which refuses more, never less.
+			t.value, t.hasValue, t.inWord = rest, rest != "", rest != ""
+		default:
+			s.certain = s.certain && hasShort(s.g.noArg, r)
+		}
+		s.add(t)
+		j += size
+	}
+	return next
+}
+
+// read tokenises the command for rules r.
+func (c *cmdline) read() {
+	r := c.rules
+	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.Abbrev}
+	s := &scanner{c: c, g: top, style: r.Style, certain: true}
+	i := 1
+	if r.OldStyle && len(c.words) > 1 && c.words[1].text != "" && c.words[1].text[0] != '-' {
+		i = s.shortCluster(1, c.words[1].text, true) + 1
+	}
+	if !r.Subcommands {
+		s.scan(i, false)
+		return
+	}
+	i = s.scan(i, true)
+	if i >= len(c.words) {
+		return
+	}
+	c.sub, c.subAt = c.words[i].text, i
+	c.tokens = append(c.tokens, token{word: i, kind: tokSub})
+	sa := r.SubArgs[c.sub]
+	g := grammar{argShort: sa.Short, argLong: sa.Long, known: sa.Long, abbrev: r.Abbrev}
+	sub := &scanner{c: c, g: g, style: r.Style, certain: true, sub: true}
+	sub.scan(i+1, false)
+}
+
+// checkRows applies the rows of the rules to the tokens.
+// The leftmost refused token is reported.
+func (c *cmdline) checkRows() *refusal {
+	rows := c.rules.Rows
+	for ri := range rows {
+		if row := &rows[ri]; row.wholeSub() && c.sub != "" && row.inSub(c.sub, true) {
+			return refuse(c.subAt, "%s: subcommand %q is refused: %s", c.name, c.sub, row.Why)
+		}
+	}
+	for ti := range c.tokens {
+		t := &c.tokens[ti]
+		for ri := range rows {
+			row := &rows[ri]
+			if row.wholeSub() || !row.appliesTo(c, t) {
+				continue
+			}
+			if r := c.checkToken(row, t); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// appliesTo reports whether row governs token t: rows for the top level see
+// the tokens before the subcommand, the others those after it.
+func (row *flagRow) appliesTo(c *cmdline, t *token) bool {
+	if !c.rules.Subcommands {
+		return true
+	}
+	if !t.sub {
+		return row.Sub == ""
+	}
+	return row.inSub(c.sub, false)
+}
+
+// inSub reports whether the row is about subcommand sub; "*" counts unless
+// exact is set.
+func (row *flagRow) inSub(sub string, exact bool) bool {
+	if row.Sub == "*" {
+		return !exact
+	}
+	for _, s := range row.subs {
+		if s == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// checkToken applies one row to one token.
+func (c *cmdline) checkToken(row *flagRow, t *token) *refusal {
+	w := c.words[t.word]
+	for _, pat := range row.Words {
+		if matchWord(pat, w.text) {
+			return refuse(t.word, "%s: %s is refused: %s", c.name, describeWord(w), row.Why)
+		}
+	}
+	if t.kind != tokOption {
+		return nil
+	}
+	if c.matchOption(row.Short, row.Long, t) {
+		return refuse(t.word, "%s: option %s%s is refused: %s", c.name, t.written, where(t, w), row.Why)
+	}
+	if len(row.Confine) > 0 && c.matchConfine(row.Confine, t) && t.hasValue {
+		if _, err := validate.Path(Slot, t.value, c.ws); err != nil {
+			return refuse(t.word, "%s: option %s%s must name a place inside the workspace: %s; %s",
+				c.name, t.written, where(t, w), err.Msg, row.Why)
+		}
+	}
+	return nil
+}
+
+// where says which word an option was found in, when it is not the whole word.
+func where(t *token, w word) string {
+	if t.written == w.text {
+		return ""
+	}
+	return fmt.Sprintf(" (in %q)", w.text)
+}
+
+func describeWord(w word) string { return fmt.Sprintf("the word %q", w.text) }
+
+// matchWord matches a row's word pattern: exact, or a prefix with a
+// trailing '*'.
+func matchWord(pat, w string) bool {
+	if stem, ok := strings.CutSuffix(pat, "*"); ok {
+		return strings.HasPrefix(w, stem)
+	}
+	return pat == w
+}
+
+// matchOption reports whether option token t is one of the short letters or
+// long names (without dashes; a trailing '*' is a stem).
+func (c *cmdline) matchOption(short string, long []string, t *token) bool {
+	switch c.rules.Style {
+	case styleGoFlag:
+		name := t.name[1:]
+		for _, l := range long {
+			if matchWord(l, name) {
+				return true
+			}
+		}
+		return len(name) == 1 && strings.Contains(short, name)
+	case styleGetopt: // read below
+	}
+	if !t.long {
+		r, _ := utf8.DecodeRuneInString(t.name[1:])
+		return hasShort(short, r)
+	}
+	written := strings.TrimPrefix(t.written, "--")
+	resolved := strings.TrimPrefix(t.name, "--")
+	for _, l := range long {
+		if c.matchLong(l, written, resolved) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchLong matches one refused long option l against an option written as
+// written and resolved as resolved.
+func (c *cmdline) matchLong(l, written, resolved string) bool {
+	stem, isStem := strings.CutSuffix(l, "*")
+	switch {
+	case isStem && (strings.HasPrefix(written, stem) || strings.HasPrefix(resolved, stem)):
+		return true
+	case !isStem && (written == l || resolved == l):
+		return true
+	case !c.rules.Abbrev || written == "":
+		return false
+	}
+	// An abbreviation: refused when it may stand for l, unless it is exactly
+	// another option the binary knows (an exact match wins).
+	if resolved != written {
+		return false // resolved unambiguously to another option
+	}
+	for _, k := range c.rules.known {
+		if k == written {
+			return false
+		}
+	}
+	return strings.HasPrefix(stem, written)
+}
+
+// matchConfine reports whether t is one of the confined options, given as
+// "-C" or "--git-dir".
+func (c *cmdline) matchConfine(confine []string, t *token) bool {
+	var short string
+	var long []string
+	for _, o := range confine {
+		if l, ok := strings.CutPrefix(o, "--"); ok {
+			long = append(long, l)
+		} else {
+			short += strings.TrimPrefix(o, "-")
+		}
+	}
+	return c.matchOption(short, long, t)
+}
+
+// operands returns the operand tokens, in order.
+func (c *cmdline) operands() []token {
+	var out []token
+	for _, t := range c.tokens {
+		if t.kind == tokOperand {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// options returns the option tokens that match the short letters or long
+// names, in order.
+func (c *cmdline) options(short string, long ...string) []token {
+	var out []token
+	for i := range c.tokens {
+		t := &c.tokens[i]
+		if t.kind == tokOption && c.matchOption(short, long, t) {
+			out = append(out, *t)
+		}
+	}
+	return out
+}
+
+// homeFiles refuses the binary when the workspace, its HOME, holds one of
+// the configuration files it reads from there.
+func (c *cmdline) homeFiles() *refusal {
+	var missingDir string // a directory found missing: nothing below it exists
+	for _, f := range c.rules.HomeFiles {
+		if dir, _, nested := strings.Cut(f, "/"); nested {
+			if dir == missingDir {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(c.ws, dir)); err != nil {
+				missingDir = dir
+				continue
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(c.ws, f)); err == nil {
+			return refuse(0, "%s: the workspace holds %s, which %s reads as the user's configuration (HOME is the workspace), "+
+				"and such configuration can make it run programs; it is refused while that file exists", c.name, f, c.name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/nanogpt/toolgen/internal/validate"
+)
+
+// Defence 5, the part before the kernel: arguments that name a place outside
+// the workspace are refused, unless WithOutsidePathsAllowed. ExecTool cannot
+// know which arguments a binary takes as paths, so every argument is looked
+// at as if it were one, in the places a path hides in a word:
+//
+//   - the word itself ("/etc/passwd", "../x", "link-out/x");
+//   - the value after the first '=' ("--output=/tmp/x", "if=/dev/sda");
+//   - the value of a short option written together with it: exactly, where
+//     the flag table knows the binary's options ("tar -xf/tmp/a.tar"), and
+//     otherwise the rest after the option letter ("-o/tmp/x", "-C../x");
+//   - after a leading '@' or '<' (curl -d @/etc/passwd), after "file:"
+//     (file:///etc/passwd) and after a ':' that a '/' follows
+//     (host:/etc/passwd).
+//
+// A place is outside when it is absolute, when it holds a ".." element at
+// all (lexically harmless ".." can still climb through a symlink, so none is
+// let through), or, for the word itself, the value after '=' and a known
+// option's value, when resolving its symlinks leads out (validate.Path).
+// Words that are not paths but look like one (a grep pattern "/api") are
+// refused too: the refusal says how to write them.
+
+// pathCandidate is a part of a word that may be a path.
+type pathCandidate struct {
+	text    string
+	resolve bool // follow symlinks (validate.Path), not only look at the text
+}
+
+// pathCandidates returns the parts of w that may name a place.
+func pathCandidates(w string, attached []string) []pathCandidate {
+	var out []pathCandidate
+	add := func(s string, resolve bool) {
+		if s == "" || s == "-" {
+			return
+		}
+		out = append(out, pathCandidate{s, resolve})
+		if s[0] == '@' || s[0] == '<' {
+			out = append(out, pathCandidate{s[1:], false})
+		}
+		if len(s) >= 5 && strings.EqualFold(s[:5], "file:") {
+			out = append(out, pathCandidate{s[5:], false})
+		}
+		if i := strings.Index(s, ":/"); i >= 0 && !strings.HasPrefix(s[i:], "://") {
+			out = append(out, pathCandidate{s[i+1:], false})
+		}
+	}
+	switch {
+	case w == "--" || w == "-":
+	case strings.HasPrefix(w, "-"):
+		if _, v, ok := strings.Cut(w, "="); ok {
+			add(v, true)
+		} else if !strings.HasPrefix(w, "--") && len(w) > 2 {
+			add(w[2:], false)
+		}
+	default:
+		add(w, true)
+		if _, v, ok := strings.Cut(w, "="); ok {
+			add(v, true)
+		}
+	}
+	for _, a := range attached {
+		add(a, true)
+	}
+	return out
+}
+
+// outside returns why candidate p names a place outside the workspace ws,
+// or "".
+func outside(p pathCandidate, ws string) string {
+	if strings.HasPrefix(p.text, "/") {
+		return "it is an absolute path; ExecTool runs in the workspace: give a path relative to it (the workspace itself is .)"
+	}
+	for _, elem := range strings.Split(p.text, "/") {
+		if elem == ".." {
+			return "it holds '..'; paths must stay inside the workspace: give the path from the workspace without .."
+		}
+	}
+	if p.resolve {
+		text := p.text
+		if strings.HasPrefix(text, `\`) {
+			// validate.Path reads a leading backslash as a Windows root; on
+			// Unix it is an ordinary character ("\bfoo" is a grep pattern).
+			text = "./" + text
+		}
+		if _, err := validate.Path(Slot, text, ws); err != nil {
+			return err.Msg
+		}
+	}
+	return ""
+}
+
+// checkPaths applies the argument check of defence 5 to words[1:]; c, when
+// not nil, supplies the option values the flag table found attached to their
+// option.
+func checkPaths(words []word, c *cmdline, ws string) ([]int, *refusal) {
+	attached := map[int][]string{}
+	if c != nil {
+		for _, t := range c.tokens {
+			if t.kind == tokOption && t.inWord {
+				attached[t.word] = append(attached[t.word], t.value)
+			}
+		}
+	}
+	var checked []int
+	for i := 1; i < len(words); i++ {
+		if c != nil && c.scripts[i] {
+			continue
+		}
+		w := words[i].text
+		cands := pathCandidates(w, attached[i])
+		for _, p := range cands {
+			if reason := outside(p, ws); reason != "" {
+				if p.text != w {
+					return checked, refuse(i, "the path %q in argument %q is refused: %s", p.text, w, reason)
+				}
+				return checked, refuse(i, "argument %q is refused: %s", w, reason)
+			}
+		}
+		if len(cands) > 0 {
+			checked = append(checked, i)
+		}
+	}
+	return checked, nil
+}

@@ -1,0 +1,213 @@
+package exec
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Defence numbers one of the five defences, in the order they run.
+type Defence int
+
+// The five defences.
+const (
+	// DefenceParse (1): one simple command of literal words.
+	DefenceParse Defence = 1 + iota
+	// DefenceAllowlist (2): the binary is granted and resolves through PATH.
+	DefenceAllowlist
+	// DefenceDenyList (3): the binary is not on the deny list.
+	DefenceDenyList
+	// DefenceFlags (4): no argument turns the binary into "run anything" or
+	// "write anywhere".
+	DefenceFlags
+	// DefenceKernel (5): no argument names a place outside the workspace;
+	// the kernel runs the argv (cwd lock, timeout, output limit, scrubbed
+	// environment, process-group kill).
+	DefenceKernel
+)
+
+// String returns the defence's short name, as 614 messages show it.
+func (d Defence) String() string {
+	switch d {
+	case DefenceParse:
+		return "parse"
+	case DefenceAllowlist:
+		return "allowlist"
+	case DefenceDenyList:
+		return "deny list"
+	case DefenceFlags:
+		return "flags"
+	case DefenceKernel:
+		return "workspace"
+	}
+	return fmt.Sprintf("defence(%d)", int(d))
+}
+
+// Verdict is one decision of one defence.
+type Verdict struct {
+	// Defence is the defence that decided.
+	Defence Defence
+	// Word is the index of the word the verdict is about (0 is the binary),
+	// or -1 when it is about the whole line.
+	Word int
+	// Arg is that word as the program receives it; "" when Word is -1.
+	Arg string
+	// OK is false for the refusal that ended the plan.
+	OK bool
+	// Reason says what the defence found.
+	Reason string
+}
+
+// String renders the verdict on one line.
+func (v Verdict) String() string {
+	verdict := "ok"
+	if !v.OK {
+		verdict = "refused"
+	}
+	if v.Word < 0 {
+		return fmt.Sprintf("defence %d (%s): %s: %s", int(v.Defence), v.Defence, verdict, v.Reason)
+	}
+	return fmt.Sprintf("defence %d (%s): word %d %q: %s: %s", int(v.Defence), v.Defence, v.Word, v.Arg, verdict, v.Reason)
+}
+
+// planner collects the verdicts of one Plan.
+type planner struct {
+	t        *Tool
+	words    []word
+	verdicts []Verdict
+}
+
+func (p *planner) arg(i int) string {
+	if i < 0 || i >= len(p.words) {
+		return ""
+	}
+	return p.words[i].text
+}
+
+func (p *planner) ok(d Defence, w int, reason string) {
+	p.verdicts = append(p.verdicts, Verdict{Defence: d, Word: w, Arg: p.arg(w), OK: true, Reason: reason})
+}
+
+// fail records r as defence d's refusal and returns the 614.
+func (p *planner) fail(d Defence, r *refusal) error {
+	p.verdicts = append(p.verdicts, Verdict{Defence: d, Word: r.word, Arg: p.arg(r.word), Reason: r.reason})
+	return tool.ValueErrorf(Slot, "defence %d (%s): %s", int(d), d, r.reason)
+}
+
+// Plan applies the five defences to command without running anything. It
+// returns the argv Call would run (argv[0] resolved to an absolute path) and
+// the verdict of every defence, word by word where a defence looks at words.
+// A refusal is a 614 *tool.Error whose message names the defence, e.g.
+//
+//	error 614: slot "command": defence 1 (parse): redirections (>, >>, <, 2>&1, <<, <<<) are not allowed: …
+//
+// and the last verdict is that refusal. The kernel part of defence 5 (cwd
+// lock, timeout, output limit) is applied when Call runs the argv.
+func (t *Tool) Plan(command string) (argv []string, verdicts []Verdict, err error) {
+	p := &planner{t: t}
+	argv, err = p.plan(command)
+	return argv, p.verdicts, err
+}
+
+func (p *planner) plan(command string) ([]string, error) {
+	t := p.t
+	words, r := parseLine(command)
+	if r != nil {
+		return nil, p.fail(DefenceParse, r)
+	}
+	p.words = words
+	p.verdicts = make([]Verdict, 0, 4*len(words)+4)
+	for i, w := range words {
+		if w.plain {
+			p.ok(DefenceParse, i, "literal word (plain)")
+		} else {
+			p.ok(DefenceParse, i, "literal word (quoted as "+w.src+")")
+		}
+	}
+	bin, r := t.allowlist(words[0])
+	if r != nil {
+		return nil, p.fail(DefenceAllowlist, r)
+	}
+	p.ok(DefenceAllowlist, 0, "granted; runs "+bin.path)
+	if r := t.denyList(bin); r != nil {
+		return nil, p.fail(DefenceDenyList, r)
+	}
+	p.ok(DefenceDenyList, 0, "not on the deny list")
+	c, r := p.flags(bin)
+	if r != nil {
+		return nil, p.fail(DefenceFlags, r)
+	}
+	if !t.outsidePaths {
+		checked, r := checkPaths(words, c, t.kernel.Workspace())
+		for _, i := range checked {
+			p.ok(DefenceKernel, i, "names no place outside the workspace")
+		}
+		if r != nil {
+			return nil, p.fail(DefenceKernel, r)
+		}
+	}
+	p.ok(DefenceKernel, -1, "runs in the workspace with a "+t.kernel.Timeout().String()+" timeout, at most "+
+		strconv.Itoa(t.kernel.OutputLimit())+" bytes of output, a scrubbed environment and its own process group")
+	argv := make([]string, len(words))
+	argv[0] = bin.path
+	for i := 1; i < len(words); i++ {
+		argv[i] = words[i].text
+	}
+	return argv, nil
+}
+
+// flags applies defence 4: the flag table's entries for the binary's name
+// and for the name of the file it resolves to.
+func (p *planner) flags(bin binary) (*cmdline, *refusal) {
+	var last *cmdline
+	names := []string{bin.name}
+	if bin.target != "" {
+		names = append(names, bin.target)
+	}
+	seen := map[*binaryRules]bool{}
+	for _, name := range names {
+		rules := rulesFor(name)
+		if rules == nil || seen[rules] {
+			continue
+		}
+		seen[rules] = true
+		if rules.Refuse != "" {
+			return nil, refuse(0, "%s is refused whatever its arguments: %s", name, rules.Refuse)
+		}
+		c := &cmdline{words: p.words, name: name, rules: rules, ws: p.t.kernel.Workspace()}
+		if r := c.homeFiles(); r != nil {
+			return nil, r
+		}
+		c.read()
+		if r := c.checkRows(); r != nil {
+			return nil, r
+		}
+		if rules.Check != nil {
+			if r := rules.Check(c); r != nil {
+				return nil, r
+			}
+		}
+		p.tokenVerdicts(c)
+		last = c
+	}
+	if last == nil {
+		p.ok(DefenceFlags, 0, bin.name+" has no entry in the flag table; its options are passed as they are")
+	}
+	return last, nil
+}
+
+// tokenVerdicts records how defence 4 read each word.
+func (p *planner) tokenVerdicts(c *cmdline) {
+	p.ok(DefenceFlags, 0, "read with the flag table's entry for "+c.rules.Names[0])
+	for _, t := range c.tokens {
+		what := t.kind.String()
+		if t.kind == tokOption {
+			what = "option " + t.name
+			if t.hasValue {
+				what += " with value " + strconv.Quote(t.value)
+			}
+		}
+		p.ok(DefenceFlags, t.word, what+": not refused")
+	}
+}

@@ -1,0 +1,165 @@
+// Package explain is toolgen's dry run: for a tool and the model's JSON
+// arguments it reports exactly what a call would run — the resolved argv, one
+// element per line and quoted unambiguously, the workspace, timeout, output
+// limit, the confinement that would apply, and each defence's decision — or
+// the 614 that would reject it, and which rule. Nothing is executed.
+//
+// It is a separate API on purpose: a "dry_run" argument in a tool's schema
+// would hand the model a second path through every tool.
+package explain
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/nanogpt/toolgen/runtime/exec"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// Report is the outcome of a dry run.
+type Report struct {
+	// Tool, Form and Source identify the tool.
+	Tool   string
+	Form   tool.Form
+	Source string
+	// Template is the command template ("" for ExecTool).
+	Template string
+	// Workspace, Timeout and OutputLimit are the kernel's settings.
+	Workspace   string
+	Timeout     string
+	OutputLimit int
+	// Confinement describes the kernel-enforced sandbox the call would get.
+	Confinement string
+	// Decisions are the defences' decisions in order, one line each.
+	Decisions []string
+	// Argv is what would run, argv[0] resolved; nil when rejected.
+	Argv []string
+	// Err is the rejection (a 614 *tool.Error) when the call would not run.
+	Err error
+}
+
+// Call explains a call of the tool in entry with args on kernel k (the
+// preset's kernel). It never runs the command.
+func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
+	r := &Report{
+		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
+		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(),
+	}
+	switch t := entry.Tool.(type) {
+	case *exec.Tool:
+		r.Confinement = confinement(k, kernel.Access{})
+		r.explainExec(t, args)
+	case tool.SpecTool:
+		spec := t.Spec()
+		r.Template = spec.Command
+		r.Confinement = confinement(k, kernel.Access{Write: spec.Writes, Network: spec.Network})
+		r.explainSpec(t, k, args)
+	default:
+		r.Err = fmt.Errorf("explain: tool %q is not a command tool; nothing to explain", r.Tool)
+	}
+	return r
+}
+
+func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMessage) {
+	spec := t.Spec()
+	bin := strings.Fields(spec.Command)[0]
+	r.add("1 allowlist: the template fixes the binary %q; the model cannot change it", bin)
+	r.add("2 deny list: %q passed the deny list when the tool was built", bin)
+	argv, err := t.Argv(args)
+	if err != nil {
+		r.add("3 slot values: REFUSED: %v", err)
+		r.Err = err
+		return
+	}
+	r.add("3 slot values: every value passed the slot rules (one word each, no operators, no leading dash, paths inside the workspace)")
+	r.add("4 flags: fixed by the template; no value can add an option")
+	resolved, err := resolve(k, argv[0])
+	if err != nil {
+		r.add("5 kernel: REFUSED: %v", err)
+		r.Err = err
+		return
+	}
+	argv[0] = resolved
+	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), k.OutputLimit())
+	r.Argv = argv
+}
+
+func (r *Report) explainExec(t *exec.Tool, args json.RawMessage) {
+	command, err := exec.DecodeCommand(args)
+	if err != nil {
+		r.add("arguments: REFUSED: %v", err)
+		r.Err = err
+		return
+	}
+	argv, verdicts, err := t.Plan(command)
+	for _, v := range verdicts {
+		r.Decisions = append(r.Decisions, v.String())
+	}
+	if err != nil {
+		r.Err = err
+		return
+	}
+	r.Argv = argv
+}
+
+func (r *Report) add(format string, args ...any) {
+	r.Decisions = append(r.Decisions, fmt.Sprintf(format, args...))
+}
+
+// resolve gives the absolute path the kernel would run.
+func resolve(k *kernel.Kernel, bin string) (string, error) {
+	if strings.Contains(bin, "/") {
+		return bin, nil
+	}
+	return k.LookPath(bin)
+}
+
+// confinement describes the sandbox a call with access a would get.
+func confinement(k *kernel.Kernel, a kernel.Access) string {
+	c, ok := k.Confiner().(*sandbox.Confiner)
+	if !ok || c == nil {
+		return "none (not confined: --confine off)"
+	}
+	if c.Mode() == sandbox.Off {
+		return "none (--confine off)"
+	}
+	abi, ok := sandbox.Available()
+	state := fmt.Sprintf("Landlock ABI %d", abi)
+	if !ok {
+		state = fmt.Sprintf("Landlock ABI %d: not fully enforced here", abi)
+	}
+	return fmt.Sprintf("%s (%s): %s", c.Mode(), state, c.Policy(k.Workspace(), a))
+}
+
+// Write prints the report for a person.
+func (r *Report) Write(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool:        %s (%s, %s)\n", r.Tool, r.Form, r.Source)
+	if r.Template != "" {
+		fmt.Fprintf(&b, "template:    %s\n", r.Template)
+	}
+	fmt.Fprintf(&b, "workspace:   %s\n", r.Workspace)
+	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
+	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept)\n", r.OutputLimit)
+	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
+	b.WriteString("defences:\n")
+	for _, d := range r.Decisions {
+		fmt.Fprintf(&b, "  %s\n", d)
+	}
+	if r.Err != nil {
+		fmt.Fprintf(&b, "verdict:     rejected: %v\n", r.Err)
+	} else {
+		b.WriteString("argv:\n")
+		for i, a := range r.Argv {
+			fmt.Fprintf(&b, "  [%d] %s\n", i, strconv.Quote(a))
+		}
+		b.WriteString("verdict:     would run (nothing was executed)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
