@@ -19,6 +19,9 @@ type toolFlags struct {
 	timeout   time.Duration
 	watch     bool
 	confine   sandbox.Mode // zero value: sandbox.DefaultMode
+	// toolsInWorkspace allows a tools directory inside the workspace even
+	// when served tools can write there.
+	toolsInWorkspace bool
 }
 
 // register adds the shared flags to fs; exec, timeout and confine only where
@@ -27,6 +30,8 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
 	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
 	fs.StringVar(&f.execAllow, "exec-allow", "", "comma-separated binaries the exec tool may run (exec is off without it)")
+	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
+		"when served tools (exec, tools that write) could write new descriptors there")
 	if runs {
 		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
 		f.confine = sandbox.DefaultMode

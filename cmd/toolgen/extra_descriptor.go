@@ -19,5 +19,9 @@ func descriptorOptions(f *toolFlags) []preset.Option {
 	if !f.watch {
 		opts = append(opts, loader.WithoutCreate())
 	}
-	return []preset.Option{preset.WithToolsDir(dir, opts...)}
+	popts := []preset.Option{preset.WithToolsDir(dir, opts...)}
+	if f.toolsInWorkspace {
+		popts = append(popts, preset.WithToolsInWorkspace())
+	}
+	return popts
 }

@@ -45,6 +45,16 @@ type config struct {
 	only     []string
 	// untrusted turns off the ownership and permission checks (trust.go).
 	untrusted bool
+	// check is an extra rule every Spec must pass (WithSpecCheck).
+	check func(*tool.Spec) error
+}
+
+// WithSpecCheck adds a rule every descriptor's Spec must pass after the
+// validator's own, such as "no tool in this directory may write". An error
+// should be a 613 *tool.Error with Field set; it is reported for the file
+// like any other problem, and the file's tool is not loaded.
+func WithSpecCheck(check func(*tool.Spec) error) Option {
+	return func(c *config) { c.check = check }
 }
 
 // WithDenyList sets the deny list descriptors are validated with; without
@@ -252,6 +262,11 @@ func (l *Loader) parse(file string, data []byte) (parsed[*base.CommandToolBase],
 	}
 	if isKnown {
 		return p, pos.Locate(knownConflict(spec.Name, known))
+	}
+	if l.cfg.check != nil {
+		if err := l.cfg.check(&spec); err != nil {
+			return p, pos.Locate(err)
+		}
 	}
 	if errs := b.CheckExamples(); len(errs) > 0 {
 		return p, pos.Locate(errors.Join(errs...))

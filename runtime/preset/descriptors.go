@@ -45,11 +45,13 @@ func WithToolsDir(dir string, opts ...loader.Option) Option {
 	return func(c *config) { c.tools = &toolsDir{dir: dir, opts: opts} }
 }
 
-func (p *Preset) loadDescriptors(td *toolsDir) error {
+func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool) error {
 	if td == nil {
 		return nil
 	}
-	opts := append([]loader.Option{loader.WithDenyList(p.deny), loader.WithKnown(p.known)}, td.opts...)
+	opts := append([]loader.Option{loader.WithDenyList(p.deny), loader.WithKnown(p.known)},
+		p.trustOptions(td, inWorkspaceAllowed)...) // trust.go
+	opts = append(opts, td.opts...)
 	l, err := loader.New(td.dir, p.Kernel, opts...)
 	if err != nil {
 		return fmt.Errorf("preset: %w", err)

@@ -30,9 +30,11 @@ type config struct {
 	denyAllow   []string
 	noBuiltins  bool
 	factories   []namedFactory
-	tools       *toolsDir    // descriptors.go
-	confine     *confinement // sandbox.go
-	exec        []string     // exec.go
+	tools       *toolsDir // descriptors.go
+	// toolsInWorkspace allows a tools directory inside the workspace (trust.go).
+	toolsInWorkspace bool
+	confine          *confinement // sandbox.go
+	exec             []string     // exec.go
 }
 
 type namedFactory struct {
@@ -135,7 +137,7 @@ func New(opts ...Option) (*Preset, error) {
 	if err := p.addExec(c.exec); err != nil { // exec.go
 		return nil, err
 	}
-	if err := p.loadDescriptors(c.tools); err != nil { // last: every other tool is known by now
+	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace); err != nil { // last: every other tool is known by now
 		return nil, err
 	}
 	return p, nil
