@@ -4,16 +4,29 @@ PKGS      := ./...
 FUZZTIME  ?= 30s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all demo test test-race bench lint check fuzz fuzz-smoke generate tidy
+.PHONY: all build demo test bench lint check fuzz generate
 
 all: check test
 
-# The main job on the shipped descriptors: check, generate -check, list, call.
-demo:
-	$(GO) run ./cmd/toolgen check descriptors
-	$(GO) run ./cmd/toolgen generate -dir descriptors -check
-	$(GO) run ./cmd/toolgen list
-	$(GO) run ./cmd/toolgen call search_text '{"pattern":"CommandToolBase","path":"runtime/base"}'
+build:
+	$(GO) build -o bin/toolgen ./cmd/toolgen
+
+# The main job on the shipped descriptors/: check them with the validator,
+# prove the committed generated Go is what they compile to, list the tools,
+# explain a call, and call a generated tool for real.
+demo: build
+	@echo '== toolgen check descriptors'
+	bin/toolgen check descriptors
+	@echo '== toolgen generate -dir descriptors -check   (silent: descriptors/tools_gen.go is up to date)'
+	bin/toolgen generate -dir descriptors -check
+	@echo '== toolgen list'
+	bin/toolgen list
+	@echo '== toolgen explain search_text (dry run)'
+	bin/toolgen explain search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
+	@echo '== toolgen call search_text'
+	bin/toolgen call search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
+	@echo '== toolgen call search_text with a value the validator rejects (exit 4)'
+	bin/toolgen call search_text '{"pattern":"x;rm -rf /"}' || test $$? -eq 4
 
 # Every test, race detector on, fuzz seed corpora included.
 test:
