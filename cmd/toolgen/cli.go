@@ -83,7 +83,8 @@ func printUsage(w io.Writer) {
 	cs := commands()
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	for _, c := range cs {
-		fmt.Fprintf(w, "\t%-9s %s\n", c.name, c.summary)
+		first, _, _ := strings.Cut(c.summary, "\n")
+		fmt.Fprintf(w, "\t%-9s %s\n", c.name, first)
 	}
 	fmt.Fprintf(w, "\nRun \"toolgen <command> -h\" for a command's flags.\n")
 	fmt.Fprintf(w, "Exit codes: 0 success, 1 failure, 2 usage error, 3 invalid descriptors (613), 4 call rejected (614).\n")
