@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/tool"
 	"os"
 	"os/signal"
 	"strings"
@@ -13,39 +15,58 @@ import (
 var callCmd = &command{
 	name:    "call",
 	summary: "Call one tool with JSON arguments and print exactly the text the model would see.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] NAME 'JSON_ARGS'",
+	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] [--confine MODE] NAME 'JSON_ARGS'",
 	run:     runCall,
 }
 
-func runCall(c *command, env *cmdEnv, args []string) int {
+// callTarget is a tool resolved from NAME 'JSON_ARGS', with its preset.
+type callTarget struct {
+	preset *preset.Preset
+	entry  tool.Entry
+	args   json.RawMessage
+}
+
+// resolveCall parses the flags and NAME 'JSON_ARGS' shared by call and
+// explain (JSON_ARGS defaults to {}), assembles the preset and finds the tool.
+// done=true means the command should return code at once.
+func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, code int, done bool) {
 	var f toolFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
 	pos, code, done := c.parse(env, fs, args)
 	if done {
-		return code
+		return target, code, true
 	}
 	if len(pos) < 1 || len(pos) > 2 {
-		return c.usageErr(env, "want a tool name and one JSON argument object")
+		return target, c.usageErr(env, "want a tool name and one JSON argument object"), true
 	}
 	name, raw := pos[0], "{}"
 	if len(pos) == 2 {
 		raw = pos[1]
 	}
 	if !json.Valid([]byte(raw)) {
-		return c.usageErr(env, "JSON_ARGS is not valid JSON: %s", raw)
+		return target, c.usageErr(env, "JSON_ARGS is not valid JSON: %s", raw), true
 	}
 	p, code := assemble(env, &f)
 	if p == nil {
+		return target, code, true
+	}
+	entry, ok := p.Registry.Lookup(name)
+	if !ok {
+		return target, unknownTool(env, c, p, name), true
+	}
+	return callTarget{preset: p, entry: entry, args: json.RawMessage(raw)}, 0, false
+}
+
+func runCall(c *command, env *cmdEnv, args []string) int {
+	target, code, done := resolveCall(c, env, args)
+	if done {
 		return code
 	}
-	t, ok := p.Registry.Get(name)
-	if !ok {
-		return unknownTool(env, c, p, name)
-	}
+	t, raw := target.entry.Tool, target.args
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	text, err := t.Call(ctx, json.RawMessage(raw))
+	text, err := t.Call(ctx, raw)
 	if err != nil {
 		if text != "" {
 			fmt.Fprintln(env.stdout, text)
