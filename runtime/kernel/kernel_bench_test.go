@@ -69,6 +69,17 @@ func BenchmarkBareExecTrue(b *testing.B) {
 	}
 }
 
+// BenchmarkBareExecTrueOutput is bare os/exec doing what any command tool
+// must: capture stdout and stderr (CombinedOutput). The kernel adds to this
+// a process group, a bounded buffer, a timeout and the group kill.
+func BenchmarkBareExecTrueOutput(b *testing.B) {
+	for b.Loop() {
+		if _, err := exec.Command("/bin/true").CombinedOutput(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkKernelRunTrue(b *testing.B) {
 	k := newKernel(b)
 	for b.Loop() {
