@@ -14,9 +14,9 @@ var GrepSpec = tool.Spec{
 	Command:     "grep -rn {pattern} {path}",
 	Args: []tool.Arg{
 		{Name: "pattern", Type: tool.String, Required: true,
-			Description: "Basic regular expression to search for (one word: no spaces or quotes)."},
+			Description: "Text pattern to search, a basic regular expression (one word: no spaces or quotes)"},
 		{Name: "path", Type: tool.Path, Default: ".", HasDefault: true,
-			Description: "File or directory to search, relative to the workspace."},
+			Description: "Directory or file to search, relative to the workspace"},
 	},
 }
 
