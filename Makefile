@@ -44,6 +44,7 @@ lint:
 check: lint
 	$(GO) mod tidy -diff
 	$(GO) run ./cmd/toolgen generate -dir descriptors -check
+	$(GO) run ./cmd/toolgen generate -dir examples/agent/tools -check
 
 generate:
 	$(GO) generate ./...
