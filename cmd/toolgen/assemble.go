@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type toolFlags struct {
 	// toolsInWorkspace allows a tools directory inside the workspace even
 	// when served tools can write there.
 	toolsInWorkspace bool
+	runs             bool // registered with --timeout and --confine
 }
 
 // register adds the shared flags to fs; exec, timeout and confine only where
@@ -32,6 +34,7 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 	fs.StringVar(&f.execAllow, "exec-allow", "", "comma-separated binaries the exec tool may run (exec is off without it)")
 	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
 		"when served tools (exec, tools that write) could write new descriptors there")
+	f.runs = runs
 	if runs {
 		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
 		f.confine = sandbox.DefaultMode
@@ -39,6 +42,15 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
 			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
 	}
+}
+
+// checkTimeout reports a --timeout that is zero or negative, which would
+// otherwise silently mean the default.
+func (f *toolFlags) checkTimeout() error {
+	if f.runs && f.timeout <= 0 {
+		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	}
+	return nil
 }
 
 // toolsDir returns the descriptor directory to load, or "" for none.

@@ -28,7 +28,9 @@ type callTarget struct {
 
 // resolveCall parses the flags and NAME 'JSON_ARGS' shared by call and
 // explain (JSON_ARGS defaults to {}), assembles the preset and finds the tool.
-// done=true means the command should return code at once.
+// done=true means the command should return code at once. JSON_ARGS is the
+// model's, so it is not checked here: the tool rejects bad JSON with a 614
+// the model can act on (exit 4), as it does over MCP.
 func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, code int, done bool) {
 	var f toolFlags
 	fs := c.newFlagSet(env)
@@ -37,15 +39,15 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 	if done {
 		return target, code, true
 	}
+	if err := f.checkTimeout(); err != nil {
+		return target, c.usageErr(env, "%v", err), true
+	}
 	if len(pos) < 1 || len(pos) > 2 {
 		return target, c.usageErr(env, "want a tool name and one JSON argument object"), true
 	}
 	name, raw := pos[0], "{}"
 	if len(pos) == 2 {
 		raw = pos[1]
-	}
-	if !json.Valid([]byte(raw)) {
-		return target, c.usageErr(env, "JSON_ARGS is not valid JSON: %s", raw), true
 	}
 	p, code := assemble(env, &f)
 	if p == nil {

@@ -52,9 +52,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				return c.run(c, env, []string{"-h"})
+			c := lookup(args[1])
+			if c == nil {
+				fmt.Fprintf(stderr, "toolgen: unknown command %q\n", args[1])
+				printUsage(stderr)
+				return exitUsage
 			}
+			return c.run(c, env, []string{"-h"})
 		}
 		printUsage(stdout)
 		return exitOK

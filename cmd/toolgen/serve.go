@@ -52,6 +52,9 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr(env, "unexpected argument %q (serve speaks MCP on stdin/stdout)", pos[0])
 	}
+	if err := f.checkTimeout(); err != nil {
+		return c.usageErr(env, "%v", err)
+	}
 	if f.watch && f.toolsDir() == "" {
 		return c.usageErr(env, "--watch needs a descriptor directory: --tools DIR, or ./tools")
 	}

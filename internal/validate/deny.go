@@ -46,6 +46,9 @@ var defaultDenied = []string{
 	"ltrace", "gdb", "chroot", "unshare", "nsenter", "time", "watch", "script",
 	"setpriv", "sg", "chrt", "taskset", "flock", "parallel", "expect", "exec", "command", "builtin", "eval",
 	"systemd-run", "npx", "bunx",
+	// the dynamic loader runs the program named by its first argument
+	// (ld.so /usr/bin/rm -rf x), whatever the deny list says of that program
+	"ld.so", "ld-linux*", "ld64.so*", "ld-musl*",
 	// interpreters that run code from their arguments
 	"python*", "pypy*", "ipython", "perl", "ruby", "irb", "node", "nodejs", "deno", "bun", "php",
 	"lua", "luajit", "awk", "gawk", "mawk", "nawk", "tclsh", "wish", "osascript",

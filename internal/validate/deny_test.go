@@ -59,6 +59,12 @@ func TestDefaultDenyListDenies(t *testing.T) {
 		"lua5.4":                        "lua",
 		"wsl.exe":                       "wsl",
 		"npx":                           "npx",
+		"ld.so":                         "ld.so",
+		"/usr/bin/ld.so":                "ld.so",
+		"/lib64/ld-linux-x86-64.so.2":   "ld-linux*",
+		"ld-linux.so.2":                 "ld-linux*",
+		"/lib/ld-musl-x86_64.so.1":      "ld-musl*",
+		"ld64.so.2":                     "ld64.so*",
 	} {
 		got, denied := d.Match(bin)
 		if !denied || got != entry {

@@ -133,6 +133,13 @@ func checkArg(a tool.Arg, t *Template) []error {
 			return errs // enum and default cannot be checked without the pattern
 		}
 	}
+	if t != nil && (a.Type == tool.String || a.Type == tool.Path) && len(a.Enum) == 0 {
+		if w, ok := slotNamesOption(t, a.Name); ok {
+			add(tool.SpecErrorf(field, "slot %q: template word %q puts the slot right after its dashes, so the value would name the option "+
+				"(find . -{x} with x=delete runs find . -delete); options belong in the template: write the option out, "+
+				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
+		}
+	}
 	startsWord := t == nil || slotStartsWord(t, a.Name)
 	for i, v := range a.Enum {
 		if err := checkFixedValue(a, v, startsWord); err != nil {
@@ -182,4 +189,16 @@ func slotStartsWord(t *Template, slot string) bool {
 		}
 	}
 	return false
+}
+
+// slotNamesOption reports whether slot stands right after the leading
+// dashes of a word of t ("-{x}", "--{x}=v"), so that its value names the
+// option, and returns that word.
+func slotNamesOption(t *Template, slot string) (string, bool) {
+	for _, w := range t.Words[1:] {
+		if len(w) > 1 && w[0].Slot == "" && w[1].Slot == slot && strings.Trim(w[0].Lit, "-") == "" {
+			return (&Template{Words: []Word{w}}).String(), true
+		}
+	}
+	return "", false
 }

@@ -68,6 +68,12 @@ func TestSpecValid(t *testing.T) {
 			{Name: "mode", Type: tool.String, Description: "Mode", Enum: []string{"fast", "-slow"}}, // not at a word start: '-' is fine
 			{Name: "file", Type: tool.Path, Description: "File", Default: "src/../README.md", HasDefault: true},
 		}},
+		{Name: "log_n", Description: "Last commits", Command: "git log -{n} --format={fmt} -e{re} -{mode}", Args: []tool.Arg{
+			{Name: "n", Type: tool.Integer, Description: "How many", Default: "5", HasDefault: true}, // -5: digits name no option
+			{Name: "fmt", Type: tool.String, Description: "Format", Default: "oneline", HasDefault: true},
+			{Name: "re", Type: tool.String, Description: "Not after the dash itself", Default: "x", HasDefault: true},
+			{Name: "mode", Type: tool.String, Description: "Option chosen by the author", Default: "p", HasDefault: true, Enum: []string{"p", "s"}},
+		}},
 		{Name: "ls", Description: "List", Command: "ls"},
 		{Name: strings.Repeat("a", MaxNameLen), Description: "Long name", Command: "ls"},
 		{Name: "scale", Description: "Scale", Command: "tool {x}", Args: []tool.Arg{
@@ -127,6 +133,12 @@ func TestSpecRules(t *testing.T) {
 			s.Command = "grep {" + n + "} {path}"
 			s.Args[0].Name = n
 		}, []want{{"arguments." + strings.Repeat("p", MaxNameLen+1), "longer than 64"}}},
+		{"slot names an option", func(s *tool.Spec) { s.Command = "find {path} -{pattern}" },
+			[]want{{"arguments.pattern", `template word "-{pattern}" puts the slot right after its dashes`}}},
+		{"slot names a long option", func(s *tool.Spec) { s.Command = "grep --{pattern}=x {path}" },
+			[]want{{"arguments.pattern", `template word "--{pattern}=x" puts the slot right after its dashes`}}},
+		{"path slot names an option", func(s *tool.Spec) { s.Command = "grep {pattern} -{path}" },
+			[]want{{"arguments.path", "the value would name the option"}}},
 		{"type missing", func(s *tool.Spec) { s.Args[0].Type = "" }, []want{{"arguments.pattern.type", "type is missing"}}},
 		{"type unknown", func(s *tool.Spec) { s.Args[1].Type = "pth" }, []want{{"arguments.path.type", `unknown type "pth"`}}},
 		{"slot description missing", func(s *tool.Spec) { s.Args[0].Description = "" },

@@ -91,6 +91,8 @@ func TestArgvRejections(t *testing.T) {
 		{`{"count":1,"path":"../x"}`, "path", "climbs out of the workspace"},
 		{`{"count":1,"path":"-rf"}`, "path", `write "./-rf"`},
 		{`{"count":1,"suffix":"a\u0000"}`, "suffix", "U+0000 NULL"},
+		{`{"count":1,"path":"../x","path":"a.txt"}`, "path", "argument given twice"},
+		{`{"count":1,"count":2}`, "count", "argument given twice"},
 		{`[1,2]`, "", "must be a JSON object"},
 		{`"x"`, "", "must be a JSON object"},
 	}

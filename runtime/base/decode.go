@@ -56,11 +56,17 @@ func (b *CommandToolBase) decodeObject(data []byte, values []value) error {
 		err := json.Unmarshal(data, &v)
 		return tool.ValueErrorf("", "arguments are not valid JSON: %v", err)
 	}
+	seen := make([]bool, len(values))
 	err := eachMember(data, func(key string, rv []byte) error {
 		i, ok := b.index[key]
 		if !ok {
 			return b.unknownArg(key)
 		}
+		if seen[i] {
+			// Which one counts is not defined by JSON, and readers differ.
+			return tool.ValueErrorf(key, "argument given twice; give each argument once")
+		}
+		seen[i] = true
 		text, isSet, err := decodeValue(&b.slots[i].arg, rv)
 		if err != nil {
 			return err

@@ -220,6 +220,18 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
+		// ls -L stats (and with -R lists) what symlinks inside the listed
+		// directories point to, outside the workspace too; Landlock does not
+		// stop stat.
+		Names: []string{"ls", "gls"}, Abbrev: true,
+		ArgShort: "ITw", NoArgShort: "aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1",
+		ArgLong: []string{"ignore", "tabsize", "width", "block-size", "format", "hide", "indicator-style",
+			"quoting-style", "sort", "time", "time-style"},
+		Rows: []flagRow{
+			{Short: "L", Long: []string{"dereference"}, Why: whyFollow + "; ls -l shows where a link points"},
+		},
+	},
+	{
 		Names: []string{"sed", "gsed"}, Abbrev: true,
 		ArgShort: "efl", OptShort: "i", NoArgShort: "nrEsuzb",
 		ArgLong: []string{"expression", "file", "line-length"},

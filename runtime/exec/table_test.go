@@ -242,7 +242,7 @@ func TestFlagTableNames(t *testing.T) {
 		"python3": "python*", "python3.12": "python*", "pypy3": "python*", "perl5.36": "perl", "node": "node",
 		"nodejs": "node", "sed": "sed", "gsed": "sed", "git": "git", "vim.basic": "vi", "nvim": "vi",
 		"lua5.4": "lua*", "luajit": "lua*", "emacs-nox": "emacs*", "go": "go", "go1.22": "go",
-		"ls": "", "cat": "", "sedx": "", "gitk": "", "goimports": "", "perlbug": "", "tarball": "",
+		"ls": "ls", "lsblk": "", "cat": "", "sedx": "", "gitk": "", "goimports": "", "perlbug": "", "tarball": "",
 	} {
 		r := rulesFor(name)
 		got := ""
