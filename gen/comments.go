@@ -160,7 +160,7 @@ func slotRules(t *genTool, a tool.Arg) []string {
 	default:
 		rules = append(rules, "One word: no white space, control or format character, nor any of "+
 			"' \" ` ; | & $ < > (NFKC forms included).")
-		if startsWord(t, a.Name) {
+		if t.tmpl.StartsWord(a.Name) {
 			rules = append(rules, "May not begin with '-' or a look-alike (it starts a word).")
 		}
 	}
@@ -187,16 +187,6 @@ func fixedValue(t tool.ArgType, v string) string {
 		return v
 	}
 	return strconv.Quote(v)
-}
-
-// startsWord reports whether slot name begins a word of t's template.
-func startsWord(t *genTool, name string) bool {
-	for _, w := range t.tmpl.Words {
-		if w[0].Slot == name {
-			return true
-		}
-	}
-	return false
 }
 
 // slotWords returns the template words slot name stands in.

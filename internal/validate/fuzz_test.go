@@ -257,7 +257,7 @@ func FuzzSpec(f *testing.F) {
 		// An accepted Spec's defaults and enum values pass the value rules
 		// wherever their slot stands.
 		for _, a := range s.Args {
-			sw := slotStartsWord(tm, a.Name)
+			sw := tm.StartsWord(a.Name)
 			if a.HasDefault {
 				if e := Value(&a, a.Default, sw); e != nil {
 					t.Fatalf("accepted default %q of %q: %v", a.Default, a.Name, e)

@@ -140,7 +140,7 @@ func checkArg(a tool.Arg, t *Template) []error {
 				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
 		}
 	}
-	startsWord := t == nil || slotStartsWord(t, a.Name)
+	startsWord := t == nil || t.StartsWord(a.Name)
 	for i, v := range a.Enum {
 		if err := checkFixedValue(a, v, startsWord); err != nil {
 			add(tool.SpecErrorf(fmt.Sprintf("%s.enum.%d", field, i), "slot %q: enum value %q is not a valid value: %s", a.Name, v, err.Msg))
@@ -179,16 +179,6 @@ func enumFor(a tool.Arg, v string) []string {
 		}
 	}
 	return a.Enum
-}
-
-// slotStartsWord reports whether slot begins any word of t.
-func slotStartsWord(t *Template, slot string) bool {
-	for _, w := range t.Words {
-		if w[0].Slot == slot {
-			return true
-		}
-	}
-	return false
 }
 
 // slotNamesOption reports whether slot stands right after the leading

@@ -43,6 +43,17 @@ func (t *Template) Slots() []string {
 	return out
 }
 
+// StartsWord reports whether slot begins any word of t: a value in such a
+// place may not begin with a dash (§5.1).
+func (t *Template) StartsWord(slot string) bool {
+	for _, w := range t.Words {
+		if w[0].Slot == slot {
+			return true
+		}
+	}
+	return false
+}
+
 // ParseTemplate parses cmd. The error is a 613 *tool.Error on field
 // "command": empty template, rejected character in the literal text, a brace
 // that is not a well-formed {slot}, or a first word that is not a plain

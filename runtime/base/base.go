@@ -46,7 +46,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToo
 	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}}
 	for i, a := range spec.Args {
-		b.slots = append(b.slots, slot{arg: a, startsWord: startsWord(t, a.Name)})
+		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
 		b.index[a.Name] = i
 	}
 	b.schema = Schema(&spec)
@@ -94,15 +94,6 @@ func (b *CommandToolBase) Argv(args json.RawMessage) ([]string, error) {
 		return nil, err
 	}
 	return b.assemble(values)
-}
-
-func startsWord(t *validate.Template, name string) bool {
-	for _, w := range t.Words {
-		if w[0].Slot == name {
-			return true
-		}
-	}
-	return false
 }
 
 func cloneSpec(s tool.Spec) tool.Spec {

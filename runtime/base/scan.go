@@ -1,6 +1,7 @@
 package base
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 )
@@ -106,19 +107,10 @@ func isDelimiter(c byte) bool {
 // unquote returns the text of the JSON string s; strings without escapes
 // are converted directly, the rest go through encoding/json.
 func unquote(s []byte) (string, error) {
-	if len(s) >= 2 && indexByte(s, '\\') < 0 {
+	if len(s) >= 2 && bytes.IndexByte(s, '\\') < 0 {
 		return string(s[1 : len(s)-1]), nil
 	}
 	var out string
 	err := json.Unmarshal(s, &out)
 	return out, err
-}
-
-func indexByte(s []byte, c byte) int {
-	for i, b := range s {
-		if b == c {
-			return i
-		}
-	}
-	return -1
 }
