@@ -104,7 +104,7 @@ func (c *command) newFlagSet(env *cmdEnv) *flag.FlagSet {
 		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n", c.name, c.usage, c.summary)
 		if hasFlags(fs) {
 			fmt.Fprintf(out, "\nFlags:\n")
-			fs.PrintDefaults()
+			printDefaults(fs)
 		}
 	}
 	return fs

@@ -12,7 +12,7 @@ import (
 var schemaCmd = &command{
 	name:    "schema",
 	summary: "Print the tools' definitions in the shape an API expects (mcp, openai, anthropic), sorted by name.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--format mcp|openai|anthropic]",
+	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--format mcp|openai|anthropic]",
 	run:     runSchema,
 }
 
