@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,6 +40,11 @@ func newStubEnv(t testing.TB) *stubEnv {
 	e := &stubEnv{ws: t.TempDir(), bin: t.TempDir()}
 	for _, n := range stubNames {
 		writeFile(t, e.bin, n, "#!/bin/sh\nexit 0\n", 0o755)
+	}
+	// The stub git answers --list-cmds=builtins as the real git does:
+	// ExecTool asks the git it runs for its built-ins.
+	if real, err := osexec.LookPath("git"); err == nil {
+		writeFile(t, e.bin, "git", "#!/bin/sh\n[ \"$1\" = --list-cmds=builtins ] && exec "+real+" \"$@\"\nexit 0\n", 0o755)
 	}
 	writeFile(t, e.ws, "a.txt", "alpha\nfoo bar\n", 0o644)
 	writeFile(t, e.ws, "file with spaces.txt", "spaced\n", 0o644)

@@ -175,7 +175,7 @@ func (p *planner) flags(bin binary) (*cmdline, *refusal) {
 		if rules.Refuse != "" {
 			return nil, refuse(0, "%s is refused whatever its arguments: %s", name, rules.Refuse)
 		}
-		c := &cmdline{words: p.words, name: name, rules: rules, ws: p.t.kernel.Workspace()}
+		c := &cmdline{words: p.words, name: name, path: bin.path, rules: rules, ws: p.t.kernel.Workspace()}
 		if r := c.homeFiles(); r != nil {
 			return nil, r
 		}
