@@ -97,7 +97,7 @@ func refusedBy(t testing.TB, err error) Defence {
 	if !errors.As(err, &te) || te.Code != tool.CodeValue || te.Slot != Slot {
 		t.Fatalf("error %v is not a 614 on slot %q", err, Slot)
 	}
-	for d := DefenceParse; d <= DefenceKernel; d++ {
+	for d := DefenceAllowlist; d <= DefenceWorkspace; d++ {
 		if strings.HasPrefix(te.Msg, "defence "+string(rune('0'+d))+" ("+d.String()+"): ") {
 			return d
 		}

@@ -20,7 +20,7 @@ var exemplarSub = map[string]string{"git": "log", "go": "build", "deno": "run", 
 func exemplar(r *binaryRules) string { return strings.TrimSuffix(r.Names[0], "*") }
 
 // tableEnv is a stub PATH holding every entry's exemplar, an empty deny list
-// (defence 3 is not under test) and a tool granting all that may be granted.
+// (defence 2 is not under test) and a tool granting all that may be granted.
 func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 	e := newStubEnv(t)
 	var names []string
