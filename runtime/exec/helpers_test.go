@@ -19,7 +19,7 @@ var stubNames = []string{
 	"ls", "cat", "echo", "grep", "wc", "head", "tail", "tree", "git", "sed", "find", "tar", "rg",
 	"python3", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
 	"vim", "nvim", "emacs", "man", "sort", "split", "zip", "make", "go", "curl", "wget",
-	"rsync", "ssh", "scp", "sftp", "nc", "ncat", "socat", "tcpdump", "nmap", "printf", "diff",
+	"rsync", "ssh", "scp", "sftp", "nc", "ncat", "socat", "tcpdump", "nmap", "printf", "diff", "date",
 }
 
 // narrowed is the deny list with the interpreters the tests grant taken out.
@@ -53,6 +53,10 @@ func newStubEnv(t testing.TB) *stubEnv {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("sub", filepath.Join(e.ws, "in")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, e.ws, ".git/config", "[core]\n", 0o644)
+	if err := os.Symlink(".git", filepath.Join(e.ws, "gl")); err != nil {
 		t.Fatal(err)
 	}
 	k, err := kernel.New(e.ws, kernel.WithPath(e.bin))
