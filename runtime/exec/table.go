@@ -327,7 +327,8 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, ArgShort: "ecIiOpqsTVwxX",
+		// ncat reads options with getopt_long: --sh-e is --sh-exec.
+		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, Abbrev: true, ArgShort: "ecIiOpqsTVwxX",
 		Rows: []flagRow{
 			{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exec"}, Why: "it runs a program wired to the network connection"},
 		},
@@ -445,9 +446,11 @@ var flagTable = []*binaryRules{
 			{Short: "l", Why: "nvim -l runs a Lua script"},
 			{Long: []string{"remote*", "servername", "listen", "server"}, Why: "it sends commands to, or serves, another editor process"},
 		},
+		Check: checkVim,
 	},
 	{
-		Names: []string{"emacs*"}, ArgShort: "lfL", HomeFiles: []string{".emacs", ".emacs.el", ".emacs.d", ".config/emacs"},
+		// Emacs takes unambiguous prefixes of its long options (--ev).
+		Names: []string{"emacs*"}, Abbrev: true, ArgShort: "lfL", HomeFiles: []string{".emacs", ".emacs.el", ".emacs.d", ".config/emacs"},
 		ArgLong: []string{"eval", "load", "funcall", "script", "execute", "directory"},
 		Rows: []flagRow{
 			{Short: "lf", Long: []string{"eval", "load", "funcall", "script", "execute"}, Words: []string{"-eval", "-load", "-funcall", "-script", "-execute", "-x"},
@@ -455,10 +458,13 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"nmap"},
+		// nmap reads options with getopt_long_only: -script and --scri are
+		// --script too (checkNmap).
+		Names: []string{"nmap"}, Abbrev: true,
 		Rows: []flagRow{
 			{Long: []string{"script*"}, Words: []string{"-sC", "-A"}, Why: "it runs NSE scripts (Lua), which can run programs"},
 		},
+		Check: checkNmap,
 	},
 	{
 		Names: []string{"tcpdump"}, ArgShort: "BcCDEFGiMmrsTVwWyzZ",
