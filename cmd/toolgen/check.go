@@ -52,7 +52,10 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		if t.files != nil {
 			opts = append(opts, loader.WithFiles(t.files...))
 		}
-		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsDir(t.dir, opts...))
+		// check runs nothing: it judges the descriptors wherever they lie, so
+		// the rule that a tools directory inside the workspace is not loaded
+		// (preset.WithToolsInWorkspace) does not apply to it.
+		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
 		if err != nil {
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)

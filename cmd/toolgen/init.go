@@ -100,12 +100,16 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 	}
 	fmt.Fprintf(env.stdout, `
 Next:
-  toolgen check %[1]s               validate the descriptors
-  toolgen call --tools %[1]s list_files '{}'
-  toolgen serve --tools %[1]s       serve them to an MCP client
+  toolgen check %[1]s
+  toolgen call --tools %[1]s --allow-tools-in-workspace list_files '{}'
+  toolgen serve --tools %[1]s --allow-tools-in-workspace
 
-To compile them into typed Go tools, add this line to a .go file of the
-package in %[1]s (for example %[2]s) and run go generate ./...:
+A tools directory inside the workspace (by default the current directory)
+is loaded only with --allow-tools-in-workspace, since a model that can write
+there could add tools; pass --workspace DIR to run commands elsewhere.
+
+To compile the descriptors into typed Go tools, add this line to a .go file
+of the package in %[1]s (for example %[2]s) and run go generate ./...:
 
 	//go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate
 `, dir, filepath.Join(dir, "doc.go"))
