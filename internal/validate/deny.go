@@ -30,6 +30,11 @@ import (
 type DenyList struct {
 	entries []string // lower case, sorted, unique
 	key     string   // the entries joined: identifies the list in caches
+	// byFirst[b] are the entries that can match a name starting with byte
+	// b (those whose literal prefix starts with b, and "*"), in sorted
+	// order, so that Match does not try every entry: judging the ~1,000
+	// names of /usr/bin (Program's index) took 5 ms with a full scan.
+	byFirst *[256][]string
 }
 
 // defaultDenied is the deny list of DESIGN.md §5 and the seed's denyBinaries:
@@ -157,7 +162,18 @@ func fromSet(set map[string]bool) DenyList {
 		out = append(out, e)
 	}
 	sort.Strings(out)
-	return DenyList{entries: out, key: strings.Join(out, "\n")}
+	var byFirst [256][]string
+	for _, e := range out {
+		prefix := strings.TrimSuffix(e, "*")
+		if prefix == "" { // "*" can match any name
+			for b := range byFirst {
+				byFirst[b] = append(byFirst[b], e)
+			}
+			continue
+		}
+		byFirst[prefix[0]] = append(byFirst[prefix[0]], e)
+	}
+	return DenyList{entries: out, key: strings.Join(out, "\n"), byFirst: &byFirst}
 }
 
 // Entries returns the entries, sorted.
@@ -171,7 +187,13 @@ func (d DenyList) Entries() []string { return append([]string(nil), d.entries...
 func (d DenyList) Match(binary string) (entry string, denied bool) {
 	name := BinaryName(binary)
 	prog := ProgramName(name)
-	for _, e := range d.entries {
+	// An entry matches only names that start with its literal prefix; prog
+	// is name without a suffix, so both start with the same byte.
+	candidates := d.entries
+	if d.byFirst != nil && name != "" && prog != "" && prog[0] == name[0] {
+		candidates = d.byFirst[name[0]]
+	}
+	for _, e := range candidates {
 		if matchEntry(e, name) || (prog != name && matchEntry(e, prog)) {
 			return e, true
 		}
