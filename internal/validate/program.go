@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -184,11 +185,31 @@ type dirIndex struct {
 	files map[fileKey]denyHit
 }
 
+// indexKey names a dirIndex: the deny list's key and the directory.
+type indexKey struct {
+	list uint64
+	dir  string
+}
+
 // indexes caches a dirIndex per (deny list, directory).
 var indexes struct {
 	sync.Mutex
-	m map[string]*dirIndex
+	m map[indexKey]*dirIndex
 }
+
+// programDirs is ProgramDirs with symlinks resolved and duplicates dropped
+// (/bin is /usr/bin on a merged-/usr system), worked out once.
+var programDirs = sync.OnceValue(func() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, dir := range ProgramDirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && !seen[real] {
+			seen[real] = true
+			out = append(out, real)
+		}
+	}
+	return out
+})
 
 // sameFile looks info up among the denied programs of dirs and ProgramDirs.
 func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
@@ -196,14 +217,14 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	if !ok {
 		return denyHit{}, false
 	}
-	seen := map[string]bool{}
-	for _, dir := range append(dirs, ProgramDirs...) {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil || seen[real] {
-			continue
+	search := programDirs()
+	for _, dir := range dirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && !slices.Contains(search, real) {
+			search = append(slices.Clip(search), real)
 		}
-		seen[real] = true
-		if hit, ok := d.index(real).files[key]; ok {
+	}
+	for _, dir := range search {
+		if hit, ok := d.index(dir).files[key]; ok {
 			return hit, true
 		}
 	}
@@ -217,7 +238,7 @@ func (d DenyList) index(dir string) *dirIndex {
 	if err != nil {
 		return &dirIndex{}
 	}
-	cacheKey := d.key + "\x00" + dir
+	cacheKey := indexKey{d.key, dir}
 	indexes.Lock()
 	idx := indexes.m[cacheKey]
 	indexes.Unlock()
@@ -244,7 +265,7 @@ func (d DenyList) index(dir string) *dirIndex {
 	}
 	indexes.Lock()
 	if indexes.m == nil {
-		indexes.m = map[string]*dirIndex{}
+		indexes.m = map[indexKey]*dirIndex{}
 	}
 	indexes.m[cacheKey] = idx
 	indexes.Unlock()

@@ -1,0 +1,74 @@
+package preset_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// TestBinaryInsideWorkspace: a binary that resolves inside the workspace is
+// a 613 wherever a tool is built — a descriptor from a trusted tools
+// directory outside the workspace, a code-form tool — however it gets there:
+// an absolute path, a symlink on the kernel's PATH, a PATH entry inside the
+// workspace.
+func TestBinaryInsideWorkspace(t *testing.T) {
+	base0, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws := filepath.Join(base0, "ws")
+	pathdir := filepath.Join(base0, "pathdir")
+	tools := filepath.Join(base0, "tools")
+	for _, d := range []string{filepath.Join(ws, "bin"), pathdir, tools} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "bin", "evil"), []byte("\x7fELF\n"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(ws, "bin", "evil"), filepath.Join(pathdir, "helper")))
+
+	// A descriptor naming the workspace's program by its absolute path.
+	desc := `{"name":"run_evil","description":"d","command":"` + filepath.Join(ws, "bin", "evil") + `"}`
+	require.NoError(t, os.WriteFile(filepath.Join(tools, "evil.tool.json"), []byte(desc), 0o644))
+	p, err := preset.New(preset.WithWorkspace(ws), preset.WithToolsDir(tools))
+	require.NoError(t, err)
+	assert.False(t, names(p)["run_evil"])
+	require.Len(t, p.Problems, 1, problemText(p))
+	assert.Contains(t, p.Problems[0].Error(), "evil.tool.json:1:")
+	assert.Contains(t, p.Problems[0].Error(), "resolves inside the workspace")
+
+	// A code-form tool: construction fails.
+	spec := tool.Spec{Name: "helper", Description: "d", Command: "helper"}
+	for _, path := range []string{pathdir + ":/usr/bin", filepath.Join(ws, "bin") + ":/usr/bin"} {
+		k, err := kernel.New(ws, kernel.WithPath(path))
+		require.NoError(t, err)
+		bin := "helper"
+		if strings.HasPrefix(path, ws) {
+			bin = "evil"
+		}
+		spec.Command = bin
+		_, err = base.New(spec, k)
+		assert.ErrorContains(t, err, "resolves inside the workspace", path)
+		assert.Equal(t, tool.CodeSpec, tool.CodeOf(err))
+	}
+	_, err = preset.New(preset.WithWorkspace(ws), preset.WithCommandTools("example.com/x", func(k *kernel.Kernel) ([]tool.Tool, error) {
+		b, err := base.New(tool.Spec{Name: "evil", Description: "d", Command: filepath.Join(ws, "bin", "evil")}, k)
+		if err != nil {
+			return nil, err
+		}
+		return []tool.Tool{b}, nil
+	}))
+	assert.ErrorContains(t, err, "resolves inside the workspace")
+
+	// The same tools run fine from outside: the system's programs are not
+	// affected.
+	k, err := kernel.New(ws)
+	require.NoError(t, err)
+	_, err = base.New(tool.Spec{Name: "list", Description: "d", Command: "ls"}, k)
+	assert.NoError(t, err)
+}
