@@ -72,3 +72,26 @@ func TestBinaryInsideWorkspace(t *testing.T) {
 	_, err = base.New(tool.Spec{Name: "list", Description: "d", Command: "ls"}, k)
 	assert.NoError(t, err)
 }
+
+// TestPathSlotEscapeDotDot: issue 13 through a real tool: grep_text with
+// path escape/.. (escape -> /etc) is a 614 and runs nothing, while sub/..
+// runs as written.
+func TestPathSlotEscapeDotDot(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink("/etc", filepath.Join(ws, "escape")))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("needle\n"), 0o644))
+	p, err := preset.New(preset.WithWorkspace(ws))
+	require.NoError(t, err)
+	e, ok := p.Registry.Lookup("grep_text")
+	require.True(t, ok)
+	for _, v := range []string{"escape/..", "escape/../etc", "sub/../escape/.."} {
+		out, err := e.Tool.Call(t.Context(), []byte(`{"pattern":"root","path":"`+v+`"}`))
+		assert.Equal(t, tool.CodeValue, tool.CodeOf(err), "%s: %q %v", v, out, err)
+		assert.NotContains(t, out, "root:", v)
+	}
+	out, err := e.Tool.Call(t.Context(), []byte(`{"pattern":"needle","path":"sub/.."}`))
+	require.NoError(t, err)
+	assert.Contains(t, out, "sub/../a.txt:1:needle") // grep prints the path as written
+}
