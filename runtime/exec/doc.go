@@ -5,7 +5,7 @@
 // order on every call; the first that refuses ends the call with a 614 that
 // names it:
 //
-//	error 614: slot "command": defence 1 (parse): pipes (|) are not allowed: exactly one command per call; …
+//	error 614: slot "command": defence 3 (operators): pipes (|) are not allowed: exactly one command per call; …
 //
 // ExecTool is off by default: it exists only when the assembling code grants
 // binaries (preset.WithExec, toolgen --exec-allow BIN,…).
