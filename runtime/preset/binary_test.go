@@ -95,3 +95,28 @@ func TestPathSlotEscapeDotDot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "sub/../a.txt:1:needle") // grep prints the path as written
 }
+
+// TestExtendedDenyListJudgesTheFile: a code-form tool built against the
+// default list runs a file that the preset's extended list denies under
+// another name (a hard link): the preset refuses it.
+func TestExtendedDenyListJudgesTheFile(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	denied := filepath.Join(dir, "lister")
+	require.NoError(t, os.WriteFile(denied, []byte("\x7fELF\n"), 0o755))
+	innocent := filepath.Join(dir, "innocent")
+	require.NoError(t, os.Link(denied, innocent))
+	factory := func(k *kernel.Kernel) ([]tool.Tool, error) {
+		b, err := base.New(tool.Spec{Name: "run_it", Description: "d", Command: innocent}, k)
+		if err != nil {
+			return nil, err
+		}
+		return []tool.Tool{b}, nil
+	}
+	ws := t.TempDir()
+	_, err = preset.New(preset.WithWorkspace(ws), preset.WithCommandTools("example.com/x", factory))
+	require.NoError(t, err)
+	_, err = preset.New(preset.WithWorkspace(ws), preset.WithDenied("lister"), preset.WithCommandTools("example.com/x", factory))
+	assert.ErrorContains(t, err, "is the same file as "+denied)
+	assert.Equal(t, tool.CodeSpec, tool.CodeOf(err))
+}
