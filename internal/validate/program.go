@@ -47,7 +47,9 @@ func DeniedProgram(resolvedPath string) (reason string, denied bool) {
 //     itself by these rules (pdb3 is a python3 script; "#!/usr/bin/env -S
 //     perl -w" runs perl), following up to 4 interpreters deep as the kernel
 //     does. A #!/usr/bin/env line is judged by the program env would run; a
-//     line where that cannot be told for sure is denied.
+//     line where that cannot be told for sure is denied, and so is a
+//     relative interpreter ("#!bin/x"), which the kernel looks up in the
+//     command's working directory: the workspace.
 //
 // A copy of a denied program under another name is not recognised; Landlock
 // (package sandbox) is the guard against that where it is available. A
@@ -82,6 +84,10 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 		return fmt.Sprintf("%s is a script whose chain of #! interpreters is more than %d deep", path, maxInterpreterDepth), true
 	}
 	interp := sb.Interpreter
+	if !strings.HasPrefix(interp, "/") {
+		return fmt.Sprintf("%s is a script whose #! interpreter %q is a relative path, which the kernel resolves in the "+
+			"command's working directory, the workspace", path, interp), true
+	}
 	if BinaryName(interp) == "env" {
 		prog, ok := EnvProgram(sb.Arg)
 		if !ok {
@@ -89,6 +95,9 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 		}
 		if entry, denied := d.Match(prog); denied {
 			return fmt.Sprintf("%s is a script run by %s (through env), which is on the deny list (entry %q)", path, prog, entry), true
+		}
+		if strings.ContainsRune(prog, '/') && !strings.HasPrefix(prog, "/") {
+			return fmt.Sprintf("%s is a script run through env by %q, a relative path, which names a file of the workspace", path, prog), true
 		}
 		found, ok := lookProgram(prog)
 		if !ok {

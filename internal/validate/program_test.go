@@ -97,6 +97,9 @@ func TestProgramUnderOtherNames(t *testing.T) {
 		{write("s-nested", "#!"+filepath.Join(dir, "s-sh")+"\n"), "is a script run by " + filepath.Join(dir, "s-sh")},
 		{write("s-crlf", "#!/usr/bin/perl\r\n"), ""}, // the interpreter is "/usr/bin/perl\r", which does not exist: exec fails
 		{write("s-perl-arch", "#!/usr/bin/perl5.36-x86_64-linux-gnu\n"), `entry "perl"`},
+		{write("s-relative", "#!bin/evil\n"), `interpreter "bin/evil" is a relative path`},
+		{write("s-relative-bare", "#!evil\n"), `interpreter "evil" is a relative path`},
+		{write("s-env-relative", "#!/usr/bin/env ./evil\n"), `by "./evil", a relative path`},
 	}
 	// Four interpreters deep is as far as the kernel goes.
 	prev := innocent
