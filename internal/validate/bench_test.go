@@ -113,10 +113,21 @@ func BenchmarkProgram(b *testing.B) {
 func BenchmarkCheckBinary(b *testing.B) {
 	ws := b.TempDir()
 	look := lookPathIn("/usr/local/bin", "/usr/bin", "/bin")
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := CheckBinary("grep", ws, look); err != nil {
-			b.Fatal(err)
+	b.Run("cold", func(b *testing.B) {
+		o := options{deny: DefaultDenyList()}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := checkBinary("grep", "/usr/bin/grep", ws, o); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("repeated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := CheckBinary("grep", ws, look); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -131,6 +131,9 @@ func linkChain(path string) (hops []string, real string) {
 		hops = append(hops, target)
 		cur = target
 	}
+	if len(hops) == 0 {
+		return nil, path // not a link: the file itself (its directory may be one, which Stat and Open follow)
+	}
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return hops, r
 	}
@@ -190,8 +193,9 @@ type denyHit struct{ path, entry string }
 // dirIndex maps the files of one directory that a deny list denies by name
 // to where they are; it is valid while the directory's mtime is unchanged.
 type dirIndex struct {
-	mtime time.Time
-	files map[fileKey]denyHit
+	mtime   time.Time
+	checked time.Time // when mtime was last compared with the directory's (guarded by indexes)
+	files   map[fileKey]denyHit
 }
 
 // indexKey names a dirIndex: the deny list's key and the directory.
@@ -227,34 +231,52 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 		return denyHit{}, false
 	}
 	search := programDirs()
+	system := len(search)
 	for _, dir := range dirs {
+		if slices.Contains(search, dir) {
+			continue
+		}
 		if real, err := filepath.EvalSymlinks(dir); err == nil && !slices.Contains(search, real) {
 			search = append(slices.Clip(search), real)
 		}
 	}
-	for _, dir := range search {
-		if hit, ok := d.index(dir).files[key]; ok {
+	for i, dir := range search {
+		if hit, ok := d.index(dir, i < system).files[key]; ok {
 			return hit, true
 		}
 	}
 	return denyHit{}, false
 }
 
+// systemRecheck is how long the index of a system directory (ProgramDirs)
+// is trusted before its mtime is looked at again: only root changes those,
+// and a call should not pay a stat per directory. Other directories are
+// looked at every time.
+const systemRecheck = time.Second
+
 // index returns the index of dir for d, building it when the directory
 // changed since it was last built.
-func (d DenyList) index(dir string) *dirIndex {
+func (d DenyList) index(dir string, system bool) *dirIndex {
+	cacheKey := indexKey{d.key, dir}
+	now := time.Now()
+	indexes.Lock()
+	idx := indexes.m[cacheKey]
+	fresh := idx != nil && system && now.Sub(idx.checked) < systemRecheck
+	indexes.Unlock()
+	if fresh {
+		return idx
+	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return &dirIndex{}
 	}
-	cacheKey := indexKey{d.key, dir}
-	indexes.Lock()
-	idx := indexes.m[cacheKey]
-	indexes.Unlock()
 	if idx != nil && idx.mtime.Equal(fi.ModTime()) {
+		indexes.Lock()
+		idx.checked = now
+		indexes.Unlock()
 		return idx
 	}
-	idx = &dirIndex{mtime: fi.ModTime(), files: map[fileKey]denyHit{}}
+	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileKey]denyHit{}}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		entry, denied := d.Match(e.Name())

@@ -236,3 +236,22 @@ func TestEnvProgram(t *testing.T) {
 		assert.Equal(t, tc.prog, prog, "%q", tc.arg)
 	}
 }
+
+// TestProgramConcurrent: ExecTool judges programs from many calls at once.
+func TestProgramConcurrent(t *testing.T) {
+	paths := installed("/usr/bin/grep", "/usr/bin/python3", "/usr/bin/egrep", "/usr/bin/ls")
+	done := make(chan bool)
+	for range 8 {
+		go func() {
+			for range 50 {
+				for _, p := range paths {
+					DeniedProgram(p)
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
