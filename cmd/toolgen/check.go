@@ -52,6 +52,10 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 			opts = append(opts, loader.WithFiles(t.files...))
 		}
 		popts := append([]preset.Option{preset.WithWorkspace(*workspace)}, generatedOptions(&toolFlags{})...)
+		// check runs nothing: it judges the descriptors wherever they lie, so
+		// the rule that a tools directory inside the workspace is not loaded
+		// (preset.WithToolsInWorkspace) does not apply to it.
+		popts = append(popts, preset.WithToolsInWorkspace())
 		p, err := preset.New(append(popts, preset.WithToolsDir(t.dir, opts...))...)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)

@@ -52,6 +52,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	t, err := ParseTemplate(s.Command)
 	add(err)
 	if t != nil {
+		add(relativeBinary(t.Binary()))
 		if entry, denied := o.deny.Match(t.Binary()); denied {
 			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
 		}
