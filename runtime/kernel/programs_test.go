@@ -440,3 +440,43 @@ func TestNpmIgnoresProjectConfig(t *testing.T) {
 	res = r.kernelRun(t, []string{"npm", "config", "get", "ignore-scripts"})
 	assert.Equal(t, "true", strings.TrimSpace(res.Output))
 }
+
+// BenchmarkProgramEnv is what programEnv adds to every Run: the name
+// lookup (one EvalSymlinks) and, for git, a copy of the forced environment.
+func BenchmarkProgramEnv(b *testing.B) {
+	for _, p := range []string{"/usr/bin/git", "/bin/true"} {
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			for b.Loop() {
+				_ = programEnv(p)
+			}
+		})
+	}
+}
+
+// BenchmarkRunGitVersion compares git --version run through the kernel with
+// and without programEnv's entries (bare: the kernel's own environment).
+func BenchmarkRunGitVersion(b *testing.B) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		b.Skip("git not installed")
+	}
+	ws := b.TempDir()
+	k, err := New(ws)
+	require.NoError(b, err)
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(git, "--version")
+			cmd.Dir, cmd.Env = ws, k.Env()
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kernel", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := k.Run(context.Background(), []string{git, "--version"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
