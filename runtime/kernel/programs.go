@@ -78,8 +78,15 @@ import (
 // configuration files". python: PYTHONNOUSERSITE=1 (no sitecustomize from
 // ~/.local). go: GOENV=off (no ~/.config/go/env) and GOTOOLCHAIN=local (a
 // go.mod's toolchain line cannot download and run another go). vi, vim,
-// nvim, ex: VIMINIT and EXINIT replace the startup files. man: MANPAGER and
-// PAGER are cat.
+// nvim, ex: VIMINIT and EXINIT replace the startup files (and set noexrc,
+// nomodeline). man: MANPAGER and PAGER are cat. php-cgi: PHPRC names an
+// empty php.ini, found before one in cwd.
+//
+// Not forced here, each left to the private HOME and the Confiner: ssh's
+// ~/.ssh/config, nmap's ~/.nmap, emacs's init files (and .dir-locals.el in
+// cwd), bun's bunfig.toml in cwd (preload), deno.json; a git repository's
+// core.worktree or a .git file naming another gitdir (git then reads outside
+// the workspace, which Landlock's read set stops).
 
 // noProgram is the value given to a setting that names a program to run,
 // when it must run nothing: an absolute path that can never exist (nothing
@@ -163,7 +170,7 @@ var rcDir = sync.OnceValue(func() string {
 	if err != nil {
 		return ""
 	}
-	for _, f := range []string{".curlrc", "wgetrc", "npmrc", "npmrc-global"} {
+	for _, f := range []string{".curlrc", "wgetrc", "npmrc", "npmrc-global", "php.ini"} {
 		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o444); err != nil {
 			return ""
 		}
@@ -228,6 +235,12 @@ func envFor(name string) []string {
 		return []string{"VIMINIT=set noexrc secure nomodeline", "EXINIT=set noexrc secure nomodeline"}
 	case name == "man":
 		return []string{"MANPAGER=cat", "PAGER=cat"}
+	case strings.HasPrefix(name, "php-cgi"):
+		// php-cgi looks for php.ini in cwd after $PHPRC (auto_prepend_file
+		// runs code); an empty one in PHPRC is found first.
+		if dir := rcDir(); dir != "" {
+			return []string{"PHPRC=" + dir}
+		}
 	}
 	return nil
 }

@@ -368,6 +368,7 @@ func TestProgramEnvByName(t *testing.T) {
 		"/usr/bin/python3.11":   "PYTHONNOUSERSITE=1",
 		"/usr/local/go/bin/go":  "GOTOOLCHAIN=local",
 		link:                    "VIMINIT=",
+		"/usr/bin/php-cgi8.2":   "PHPRC=",
 	} {
 		assert.Contains(t, strings.Join(programEnv(path), "\n"), want, path)
 	}
