@@ -145,18 +145,17 @@
 // A granted binary does whatever its own documented behaviour is with the
 // arguments that pass: cp, mv, tee, touch, git commit/checkout/reset/clean,
 // tar x write and delete inside the workspace; curl, wget, git fetch/push,
-// ssh reach the network. A repository's own .git/config can still name
-// programs under names it chooses, which no environment can force:
-// filter.<driver>.clean/smudge/process (git status, diff, add, checkout),
-// diff.<driver>.textconv and .command (git diff, log -p, show),
-// diff.external (git diff), merge.<driver>.driver; only the kernel's
-// Landlock execute set stops those. A Makefile, package.json or a script a
-// granted interpreter is asked to run can run programs, and a model that can
-// write files through any tool can plant them. The flag table covers the
-// binaries listed above; any other granted
-// binary gets defences 1, 2, 3 and 5 only. Arguments are judged as text, not by what the
-// program will make of them (a pattern "/api" is refused as a path, a path
-// hidden in a program's own syntax is not seen). When a tool's arguments can
-// be typed slots, the declarative form (*.tool.json) is the stronger choice:
-// its skeleton is fixed, so the model cannot express anything outside it.
+// ssh reach the network. git settings whose names a repository chooses
+// (filter and diff drivers, diff.external, aliases) are looked up in the
+// repository before each run and forced off too, but a submodule's own
+// .git/config, read by the git that recurses into it, is not; only the
+// kernel's Landlock execute set stops those. A Makefile, package.json or a
+// script a granted interpreter is asked to run can run programs, and a model
+// that can write files through any tool can plant them. The flag table
+// covers the binaries listed above; any other granted binary gets defences
+// 1, 2, 3 and 5 only. Arguments are judged as text, not by what the program
+// will make of them (a pattern "/api" is refused as a path, a path hidden in
+// a program's own syntax is not seen). When a tool's arguments can be typed
+// slots, the declarative form (*.tool.json) is the stronger choice: its
+// skeleton is fixed, so the model cannot express anything outside it.
 package exec

@@ -78,6 +78,14 @@ func (r *progRepo) appendFile(t testing.TB, name, text string) {
 	require.NoError(t, f.Close())
 }
 
+// attrs commits a .gitattributes line.
+func (r *progRepo) attrs(t testing.TB, line string) {
+	t.Helper()
+	r.appendFile(t, ".gitattributes", line+"\n")
+	progGit(t, r.ws, "add", ".gitattributes")
+	progGit(t, r.ws, "commit", "-q", "-m", "attrs")
+}
+
 func (r *progRepo) ran() bool {
 	_, err := os.Stat(r.marker)
 	return err == nil
@@ -218,6 +226,57 @@ func gitAttacks(t testing.TB) []gitAttack {
 		{name: "includeIf.gitdir/status", config: "[includeIf \"gitdir:WS/\"]\n\tpath = WS/inc.config\n",
 			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "inc.config", "[core]\n\tfsmonitor = "+r.evil+"\n") },
 			argv:  []string{"git", "status"}},
+		{name: "filter.clean/status", config: "[filter \"x\"]\n\tclean = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt filter=x"); dirtyIndex(t, r) },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "filter.process/status", config: "[filter \"x\"]\n\tprocess = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt filter=x"); dirtyIndex(t, r) },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "filter.clean via include/status", config: "[include]\n\tpath = WS/inc.config\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt filter=x")
+				r.appendFile(t, "inc.config", "[filter \"x\"]\n\tclean = "+r.cat+"\n")
+				dirtyIndex(t, r)
+			},
+			argv: []string{"git", "status", "--short"}},
+		{name: "diff.textconv/log -p", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt diff=x")
+				r.appendFile(t, "f.txt", "two\n")
+				progGit(t, r.ws, "commit", "-q", "-am", "two")
+			},
+			argv: []string{"git", "log", "-p", "-n", "1"}},
+		{name: "diff.textconv/show", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt diff=x")
+				r.appendFile(t, "f.txt", "two\n")
+				progGit(t, r.ws, "commit", "-q", "-am", "two")
+			},
+			argv: []string{"git", "show", "HEAD"}},
+		{name: "diff.command/diff", config: "[diff \"x\"]\n\tcommand = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt diff=x"); r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "diff"}},
+		{name: "diff.external/diff", config: "[diff]\n\texternal = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "diff"}, global: true},
+		{name: "difftool.cmd/difftool", config: "[diff]\n\ttool = x\n[difftool \"x\"]\n\tcmd = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "difftool", "-y"}},
+		{name: "alias/refs", config: "[alias]\n\trefs = !EVIL\n", argv: []string{"git", "refs"}, global: true},
+		{name: "filter.clean in -C sub/status", setup: func(t testing.TB, r *progRepo) {
+			sub := filepath.Join(r.ws, "sub")
+			require.NoError(t, os.Mkdir(sub, 0o755))
+			progGit(t, sub, "init", "-q")
+			progGit(t, sub, "config", "user.name", "a")
+			progGit(t, sub, "config", "user.email", "a@example.com")
+			require.NoError(t, os.WriteFile(filepath.Join(sub, "h.txt"), []byte("h\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(sub, ".gitattributes"), []byte("*.txt filter=z\n"), 0o644))
+			progGit(t, sub, "add", ".")
+			progGit(t, sub, "commit", "-q", "-m", "sub")
+			r.appendFile(t, "sub/.git/config", "[filter \"z\"]\n\tclean = "+r.cat+"\n")
+			future := time.Now().Add(time.Hour)
+			require.NoError(t, os.Chtimes(filepath.Join(sub, "h.txt"), future, future))
+		}, argv: []string{"git", "-C", "sub", "status", "--short"}},
 		{name: "help.autoCorrect+alias/typo", config: "[help]\n\tautoCorrect = -1\n[alias]\n\tstatuz = !EVIL\n",
 			argv: []string{"git", "statuzz"}},
 	}
@@ -255,55 +314,36 @@ func TestGitConfigCannotRunPrograms(t *testing.T) {
 	}
 }
 
-// TestGitRemainingAttacksNeedExecuteSet documents what no environment can
-// force (see programs.go): settings whose name the repository chooses, and
-// diff.external, which has no "off" value. With confinement off they still
-// run; the Confiner's execute set (the binary, the loader and
-// programExecDirs) is what stops them. When one of these starts to fail,
-// git or programEnv changed: update programs.go's doc and move the case to
-// gitAttacks.
+// TestGitRemainingAttacksNeedExecuteSet documents what programEnvIn does
+// not see: a submodule's own .git/config, read by the git that recurses
+// into it. With confinement off it still runs; the Confiner's execute set
+// (the binary, the loader and programExecDirs) is what stops it. When this
+// starts to fail, update programs.go's doc and move the case to gitAttacks.
 func TestGitRemainingAttacksNeedExecuteSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs in make test-all")
 	}
-	attrs := func(line string) func(t testing.TB, r *progRepo) {
-		return func(t testing.TB, r *progRepo) {
-			r.appendFile(t, ".gitattributes", line+"\n")
-			progGit(t, r.ws, "add", ".gitattributes")
-			progGit(t, r.ws, "commit", "-q", "-m", "attrs")
-		}
-	}
-	remaining := []gitAttack{
-		{name: "filter.clean/status", config: "[filter \"x\"]\n\tclean = EVILCAT\n",
-			setup: func(t testing.TB, r *progRepo) { attrs("*.txt filter=x")(t, r); dirtyIndex(t, r) },
-			argv:  []string{"git", "status", "--short"}},
-		{name: "diff.textconv/log -p", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
-			setup: func(t testing.TB, r *progRepo) {
-				attrs("*.txt diff=x")(t, r)
-				r.appendFile(t, "f.txt", "two\n")
-				progGit(t, r.ws, "commit", "-q", "-am", "two")
-			},
-			argv: []string{"git", "log", "-p", "-n", "1"}},
-		{name: "diff.command/diff", config: "[diff \"x\"]\n\tcommand = EVIL\n",
-			setup: func(t testing.TB, r *progRepo) { attrs("*.txt diff=x")(t, r); r.appendFile(t, "f.txt", "two\n") },
-			argv:  []string{"git", "diff"}},
-		{name: "diff.external/diff", config: "[diff]\n\texternal = EVIL\n",
-			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
-			argv:  []string{"git", "diff"}},
-		{name: "alias/refs", config: "[alias]\n\trefs = !EVIL\n", argv: []string{"git", "refs"}},
-	}
-	for _, a := range remaining {
-		t.Run(a.name, func(t *testing.T) {
-			t.Parallel()
-			r := newProgRepo(t)
-			if a.setup != nil {
-				a.setup(t, r)
-			}
-			r.appendFile(t, ".git/config", a.text(r))
-			res := r.kernelRun(t, a.argv)
-			assert.True(t, r.ran(), "no longer runs with confinement off: update programs.go's doc: %s", res.Text())
-		})
-	}
+	r := newProgRepo(t)
+	sm := filepath.Join(r.ws, "sm")
+	require.NoError(t, os.Mkdir(sm, 0o755))
+	progGit(t, sm, "init", "-q", "-b", "main")
+	progGit(t, sm, "config", "user.name", "a")
+	progGit(t, sm, "config", "user.email", "a@example.com")
+	require.NoError(t, os.WriteFile(filepath.Join(sm, "g.txt"), []byte("g\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sm, ".gitattributes"), []byte("*.txt filter=y\n"), 0o644))
+	progGit(t, sm, "add", ".")
+	progGit(t, sm, "commit", "-q", "-m", "sm")
+	progGit(t, r.ws, "add", "sm")
+	progGit(t, r.ws, "commit", "-q", "-m", "gitlink")
+	f, err := os.OpenFile(filepath.Join(sm, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("[filter \"y\"]\n\tclean = " + r.cat + "\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	future := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(sm, "g.txt"), future, future))
+	res := r.kernelRun(t, []string{"git", "status", "--short"})
+	assert.True(t, r.ran(), "a submodule's filter no longer runs with confinement off: update programs.go's doc: %s", res.Text())
 }
 
 // TestGitStillWorks: with everything forced, the commands descriptors run
@@ -454,14 +494,16 @@ func BenchmarkProgramEnv(b *testing.B) {
 	}
 }
 
-// BenchmarkRunGitVersion compares git --version run through the kernel with
-// and without programEnv's entries (bare: the kernel's own environment).
+// BenchmarkRunGitVersion compares git --version run through the kernel
+// (programEnvIn: the forced environment and one git config look at the
+// repository, a second process) with a bare exec of the same git.
 func BenchmarkRunGitVersion(b *testing.B) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		b.Skip("git not installed")
 	}
 	ws := b.TempDir()
+	progGit(b, ws, "init", "-q")
 	k, err := New(ws)
 	require.NoError(b, err)
 	b.Run("bare", func(b *testing.B) {
@@ -480,4 +522,29 @@ func BenchmarkRunGitVersion(b *testing.B) {
 			}
 		}
 	})
+}
+
+func TestGitLocation(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"status"}, nil},
+		{[]string{"-C", "sub", "status", "-C", "x"}, []string{"-C", "sub"}},
+		{[]string{"-Csub", "--git-dir=g", "--work-tree", "w", "log"}, []string{"-Csub", "--git-dir=g", "--work-tree", "w"}},
+		{[]string{"-c", "-C", "--no-pager", "log", "--git-dir=x"}, nil},
+		{[]string{"--namespace", "-C", "-C", "a", "log"}, []string{"-C", "a"}},
+		{[]string{"-C"}, nil},
+	} {
+		assert.Equal(t, c.want, gitLocation(c.args), "%q", c.args)
+	}
+}
+
+func TestNamedOff(t *testing.T) {
+	for name, want := range map[string]string{
+		"filter.x.clean": "", "filter.a.b.process": "", "alias.refs": "", "submodule.m.update": "none",
+		"diff.x.textconv": noProgram, "diff.external": noProgram, "merge.x.driver": noProgram, "difftool.x.cmd": noProgram,
+	} {
+		assert.Equal(t, want, namedOff(name), name)
+	}
 }
