@@ -53,17 +53,20 @@ import (
 // files .gitattributes maps to the driver), diff.<driver>.textconv and
 // .command (git diff, log -p, show), merge.<driver>.driver, diff.external
 // (which has no "off" value: an empty one makes every diff fail),
-// submodule.<name>.update, alias.<name>, difftool/mergetool/man/browser
-// .<tool>.cmd and .path. For these, programEnvIn asks the git that will run
-// which of them the repository it will use sets (git config --get-regexp,
-// with this environment, in the same directory and with the same -C,
-// --git-dir and --work-tree), and forces each found off at command-line
-// precedence too (gitRepoEnv). What that look cannot see is left to the
-// Confiner's execute set (the resolved binary, the loader and
-// programExecDirs: never a shell or an interpreter): a submodule's own
-// .git/config, read by the git that recurses into it; a configuration
-// changed between the look and the run; man.viewer, a list nothing on the
-// command line can empty (git help PAGE; ExecTool refuses it).
+// submodule.<name>.update and .ignore, alias.<name>,
+// difftool/mergetool/man/browser .<tool>.cmd and .path. For these,
+// programEnvIn asks the git that will run which of them the repository it
+// will use sets (git config --get-regexp, with this environment, in the same
+// directory and with the same -C, --git-dir and --work-tree), and forces
+// each found off at command-line precedence too (gitRepoEnv). What that look
+// cannot see is left to the Confiner's execute set (the resolved binary, the
+// loader and programExecDirs: never a shell or an interpreter): a
+// submodule's own .git/config, read by the git that status and diff run
+// inside it when .gitmodules says ignore = none (diff.ignoreSubmodules=dirty
+// keeps them out otherwise, and a repository's submodule.<name>.ignore is
+// forced to dirty); a configuration changed between the look and the run;
+// man.viewer, a list nothing on the command line can empty (git help PAGE;
+// ExecTool refuses it).
 //
 // curl: CURL_HOME names a private directory holding an empty .curlrc
 // (curl takes the first .curlrc it finds: $CURL_HOME, $XDG_CONFIG_HOME,
@@ -135,6 +138,7 @@ var gitForced = [][2]string{
 	{"maintenance.auto", "false"},            //
 	{"fetch.recurseSubmodules", "false"},     // submodules bring their own .git/config
 	{"submodule.recurse", "false"},           //
+	{"diff.ignoreSubmodules", "dirty"},       // status and diff do not run git inside submodules, whose config is unseen
 }
 
 // gitEnv is git's part of programEnv, built once.
@@ -215,7 +219,7 @@ func programEnvIn(path, dir string, args []string) []string {
 // command, merge drivers, diff.external, submodule update commands, aliases
 // and the tools of difftool, mergetool, help and web--browse.
 const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|` +
-	`merge\..+\.driver|submodule\..+\.update|alias\..+|(difftool|mergetool|man|browser)\..+\.(cmd|path))$`
+	`merge\..+\.driver|submodule\..+\.(update|ignore)|alias\..+|(difftool|mergetool|man|browser)\..+\.(cmd|path))$`
 
 // gitRepoEnv asks git (with programEnv's environment, so no system or
 // global file is read, and includes are followed as git follows them)
@@ -262,6 +266,8 @@ func namedOff(name string) string {
 		return ""
 	case section == "submodule" && key == "update":
 		return "none"
+	case section == "submodule" && key == "ignore":
+		return "dirty" // status and diff do not run git inside it
 	}
 	return noProgram
 }

@@ -86,6 +86,31 @@ func (r *progRepo) attrs(t testing.TB, line string) {
 	progGit(t, r.ws, "commit", "-q", "-m", "attrs")
 }
 
+// submodule adds a repository sm with a filter of the attacker's in its own
+// .git/config and a file whose stat data no longer matches its index, as a
+// gitlink of r (with gitmodules as .gitmodules when not empty).
+func (r *progRepo) submodule(t testing.TB, gitmodules string) {
+	t.Helper()
+	sm := filepath.Join(r.ws, "sm")
+	require.NoError(t, os.Mkdir(sm, 0o755))
+	progGit(t, sm, "init", "-q", "-b", "main")
+	progGit(t, sm, "config", "user.name", "a")
+	progGit(t, sm, "config", "user.email", "a@example.com")
+	require.NoError(t, os.WriteFile(filepath.Join(sm, "g.txt"), []byte("g\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sm, ".gitattributes"), []byte("*.txt filter=y\n"), 0o644))
+	progGit(t, sm, "add", ".")
+	progGit(t, sm, "commit", "-q", "-m", "sm")
+	progGit(t, r.ws, "add", "sm")
+	if gitmodules != "" {
+		r.appendFile(t, ".gitmodules", gitmodules)
+		progGit(t, r.ws, "add", ".gitmodules")
+	}
+	progGit(t, r.ws, "commit", "-q", "-m", "gitlink")
+	r.appendFile(t, "sm/.git/config", "[filter \"y\"]\n\tclean = "+r.cat+"\n")
+	future := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(sm, "g.txt"), future, future))
+}
+
 func (r *progRepo) ran() bool {
 	_, err := os.Stat(r.marker)
 	return err == nil
@@ -277,6 +302,12 @@ func gitAttacks(t testing.TB) []gitAttack {
 			future := time.Now().Add(time.Hour)
 			require.NoError(t, os.Chtimes(filepath.Join(sub, "h.txt"), future, future))
 		}, argv: []string{"git", "-C", "sub", "status", "--short"}},
+		{name: "submodule filter, config ignore=none/status", config: "[submodule \"sm\"]\n\tignore = none\n",
+			setup: func(t testing.TB, r *progRepo) { r.submodule(t, "[submodule \"sm\"]\n\tpath = sm\n\turl = ./sm\n") },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "submodule filter, gitlink only/status",
+			setup: func(t testing.TB, r *progRepo) { r.submodule(t, "") },
+			argv:  []string{"git", "status", "--short"}},
 		{name: "help.autoCorrect+alias/typo", config: "[help]\n\tautoCorrect = -1\n[alias]\n\tstatuz = !EVIL\n",
 			argv: []string{"git", "statuzz"}},
 	}
@@ -315,8 +346,9 @@ func TestGitConfigCannotRunPrograms(t *testing.T) {
 }
 
 // TestGitRemainingAttacksNeedExecuteSet documents what programEnvIn does
-// not see: a submodule's own .git/config, read by the git that recurses
-// into it. With confinement off it still runs; the Confiner's execute set
+// not see: a submodule's own .git/config, read by the git that status runs
+// inside it when the tracked .gitmodules says ignore = none (a file, not
+// configuration, so no forced setting beats it). With confinement off it still runs; the Confiner's execute set
 // (the binary, the loader and programExecDirs) is what stops it. When this
 // starts to fail, update programs.go's doc and move the case to gitAttacks.
 func TestGitRemainingAttacksNeedExecuteSet(t *testing.T) {
@@ -324,24 +356,7 @@ func TestGitRemainingAttacksNeedExecuteSet(t *testing.T) {
 		t.Skip("slow: runs in make test-all")
 	}
 	r := newProgRepo(t)
-	sm := filepath.Join(r.ws, "sm")
-	require.NoError(t, os.Mkdir(sm, 0o755))
-	progGit(t, sm, "init", "-q", "-b", "main")
-	progGit(t, sm, "config", "user.name", "a")
-	progGit(t, sm, "config", "user.email", "a@example.com")
-	require.NoError(t, os.WriteFile(filepath.Join(sm, "g.txt"), []byte("g\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(sm, ".gitattributes"), []byte("*.txt filter=y\n"), 0o644))
-	progGit(t, sm, "add", ".")
-	progGit(t, sm, "commit", "-q", "-m", "sm")
-	progGit(t, r.ws, "add", "sm")
-	progGit(t, r.ws, "commit", "-q", "-m", "gitlink")
-	f, err := os.OpenFile(filepath.Join(sm, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.WriteString("[filter \"y\"]\n\tclean = " + r.cat + "\n")
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-	future := time.Now().Add(time.Hour)
-	require.NoError(t, os.Chtimes(filepath.Join(sm, "g.txt"), future, future))
+	r.submodule(t, "[submodule \"sm\"]\n\tpath = sm\n\turl = ./sm\n\tignore = none\n")
 	res := r.kernelRun(t, []string{"git", "status", "--short"})
 	assert.True(t, r.ran(), "a submodule's filter no longer runs with confinement off: update programs.go's doc: %s", res.Text())
 }
@@ -542,7 +557,7 @@ func TestGitLocation(t *testing.T) {
 
 func TestNamedOff(t *testing.T) {
 	for name, want := range map[string]string{
-		"filter.x.clean": "", "filter.a.b.process": "", "alias.refs": "", "submodule.m.update": "none",
+		"filter.x.clean": "", "filter.a.b.process": "", "alias.refs": "", "submodule.m.update": "none", "submodule.m.ignore": "dirty",
 		"diff.x.textconv": noProgram, "diff.external": noProgram, "merge.x.driver": noProgram, "difftool.x.cmd": noProgram,
 	} {
 		assert.Equal(t, want, namedOff(name), name)
