@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,6 +214,10 @@ func programEnvIn(path, dir string, args []string) []string {
 	return env
 }
 
+// gitLookTimeout bounds gitRepoEnv's look at the configuration (a
+// variable for tests).
+var gitLookTimeout = 5 * time.Second
+
 // gitNamedPattern matches, for git config --get-regexp (which compares
 // section and key ignoring case), the settings that name a program under a
 // name the repository chooses: filter drivers, diff drivers' textconv and
@@ -228,23 +233,39 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // GIT_CONFIG_KEY_n/VALUE_n entries that extend gitForced with each of them
 // forced off: a filter emptied (git then applies none), a command given
 // noProgram (git fails to run it and says so), an alias emptied (git
-// refuses an empty alias), a submodule update "none". nil when none is
-// set, or when the repository cannot be read.
+// refuses an empty alias), a submodule update "none" and ignore "dirty".
+// nil when none is set or when git cannot parse the configuration (the run
+// then fails alike); when the look does not finish (a FIFO named by
+// include.path, the timeout), an invalid key that makes git refuse to run.
 //
 // What it cannot see is left to the Confiner's execute set: a repository
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
 func gitRepoEnv(path, dir string, args []string) []string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), gitLookTimeout)
 	defer cancel()
 	cmdArgs := append(gitLocation(args), "config", "--null", "--name-only", "--get-regexp", gitNamedPattern)
 	cmd := exec.CommandContext(ctx, path, cmdArgs...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...)
 	out, err := cmd.Output()
-	if err != nil || len(out) == 0 {
-		return nil // exit 1: nothing set; other errors: git will fail alike
+	var exit *exec.ExitError
+	switch {
+	case err == nil && len(out) > 0:
+	case err == nil || errors.As(err, &exit) && exit.Exited():
+		// Exit 1: nothing set. Another exit (a configuration git cannot
+		// parse): the run reads the same configuration and fails alike.
+		return nil
+	default:
+		// Killed (a FIFO named by include.path, the timeout) or not
+		// started: fail closed. An invalid key makes every git that reads
+		// configuration stop with "invalid key: …", naming the reason.
+		return []string{
+			"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
+			"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: the repository configuration could not be checked",
+			"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=" + err.Error(),
+		}
 	}
 	names := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 	slices.Sort(names)

@@ -563,3 +563,31 @@ func TestNamedOff(t *testing.T) {
 		assert.Equal(t, want, namedOff(name), name)
 	}
 }
+
+// TestGitRepoEnvFailsClosed: a look at the configuration that does not
+// finish makes git refuse to run instead of running without the forced
+// settings.
+func TestGitRepoEnvFailsClosed(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "git")
+	require.NoError(t, os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 5\n"), 0o755))
+	old := gitLookTimeout
+	gitLookTimeout = 100 * time.Millisecond
+	defer func() { gitLookTimeout = old }()
+	env := gitRepoEnv(slow, dir, []string{"log"})
+	require.NotEmpty(t, env)
+	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
+	r := newProgRepo(t)
+	cmd := exec.Command(git, "log", "-1")
+	cmd.Dir = r.ws
+	cmd.Env = append(append([]string{"PATH=" + DefaultPath}, gitEnv()...), env...)
+	out, err := cmd.CombinedOutput()
+	assert.Error(t, err, "git ran: %s", out)
+	assert.Contains(t, string(out), "could not be checked")
+	// Exit 1 (nothing set) adds nothing.
+	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}))
+}
