@@ -520,7 +520,10 @@ var gitRules = &binaryRules{
 	Check: checkGit,
 }
 
-func init() {
+// prepareTable derives each entry's matcher, subcommand lists and known
+// long options, once, on first use: a toolgen that grants no exec (most
+// calls) does not pay for it at start-up.
+var prepareTable = sync.OnceFunc(func() {
 	for _, r := range flagTable {
 		r.match = validate.NewDenyList(r.Names...)
 		for i := range r.Rows {
@@ -537,7 +540,7 @@ func init() {
 		slices.Sort(known)
 		r.known = slices.Compact(known)
 	}
-}
+})
 
 // rulesCache maps a binary name to its entry (nil for none). Names come
 // from grants and the files they resolve to, so it stays small.
@@ -545,6 +548,7 @@ var rulesCache sync.Map // string → *binaryRules
 
 // rulesFor returns the flag table's entry for a binary name, or nil.
 func rulesFor(name string) *binaryRules {
+	prepareTable()
 	if r, ok := rulesCache.Load(name); ok {
 		return r.(*binaryRules)
 	}
