@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -28,6 +30,11 @@ import (
 // A bare name lookPath does not find is not an error here: the call fails
 // with exit 127 when it runs. workspace must be absolute; it is compared
 // both as given and with its symlinks resolved.
+//
+// Like every check made before a command runs, this one judges the file
+// system as it is now: the kernel resolves the binary again at every call.
+// A pass is remembered for a second per (file found, workspace, deny list),
+// so building many tools on one binary looks at it once.
 func CheckBinary(bin, workspace string, lookPath func(string) (string, error), opts ...Option) error {
 	o := options{deny: DefaultDenyList()}
 	for _, opt := range opts {
@@ -44,6 +51,50 @@ func CheckBinary(bin, workspace string, lookPath func(string) (string, error), o
 		}
 		p = found
 	}
+	key := passKey{path: p, workspace: workspace, list: o.deny.key}
+	if passedRecently(key) {
+		return nil
+	}
+	if err := checkBinary(bin, p, workspace, o); err != nil {
+		return err
+	}
+	passes.Lock()
+	if passes.m == nil || len(passes.m) > 4096 {
+		passes.m = map[passKey]time.Time{}
+	}
+	passes.m[key] = time.Now()
+	passes.Unlock()
+	return nil
+}
+
+// passRecent is how long a binary that passed CheckBinary is not looked at
+// again for the same workspace and deny list: a directory of 1,000
+// descriptors running grep pays for one look, not 1,000. The check is one
+// at construction time anyway; the kernel resolves the binary again at
+// every call.
+const passRecent = time.Second
+
+// passKey names one CheckBinary question: the file lookPath found (or the
+// absolute path written), the workspace and the deny list.
+type passKey struct {
+	path, workspace string
+	list            uint64
+}
+
+var passes struct {
+	sync.Mutex
+	m map[passKey]time.Time
+}
+
+func passedRecently(key passKey) bool {
+	passes.Lock()
+	defer passes.Unlock()
+	at, ok := passes.m[key]
+	return ok && time.Since(at) < passRecent
+}
+
+// checkBinary is CheckBinary for bin found at p.
+func checkBinary(bin, p, workspace string, o options) error {
 	roots := []string{filepath.Clean(workspace)}
 	if real, err := filepath.EvalSymlinks(workspace); err == nil && real != roots[0] {
 		roots = append(roots, real)

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"hash/fnv"
 	"path"
 	"sort"
 	"strings"
@@ -29,12 +30,10 @@ import (
 // DenyList is immutable: With and Without return copies.
 type DenyList struct {
 	entries []string // lower case, sorted, unique
-	key     string   // the entries joined: identifies the list in caches
-	// byFirst[b] are the entries that can match a name starting with byte
-	// b (those whose literal prefix starts with b, and "*"), in sorted
-	// order, so that Match does not try every entry: judging the ~1,000
-	// names of /usr/bin (Program's index) took 5 ms with a full scan.
+	// byFirst holds the entries by their first byte, so Match looks at the
+	// few that can match; "*" (which matches every name) is in every bucket.
 	byFirst *[256][]string
+	key     uint64 // identifies the entries in caches (FNV-1a of them)
 }
 
 // defaultDenied is the deny list of DESIGN.md §5 and the seed's denyBinaries:
@@ -162,18 +161,20 @@ func fromSet(set map[string]bool) DenyList {
 		out = append(out, e)
 	}
 	sort.Strings(out)
-	var byFirst [256][]string
+	d := DenyList{entries: out, byFirst: new([256][]string)}
+	h := fnv.New64a()
 	for _, e := range out {
-		prefix := strings.TrimSuffix(e, "*")
-		if prefix == "" { // "*" can match any name
-			for b := range byFirst {
-				byFirst[b] = append(byFirst[b], e)
+		h.Write([]byte(e + "\n"))
+		if e == "*" {
+			for i := range d.byFirst {
+				d.byFirst[i] = append(d.byFirst[i], e)
 			}
 			continue
 		}
-		byFirst[prefix[0]] = append(byFirst[prefix[0]], e)
+		d.byFirst[e[0]] = append(d.byFirst[e[0]], e)
 	}
-	return DenyList{entries: out, key: strings.Join(out, "\n"), byFirst: &byFirst}
+	d.key = h.Sum64()
+	return d
 }
 
 // Entries returns the entries, sorted.
@@ -186,15 +187,30 @@ func (d DenyList) Entries() []string { return append([]string(nil), d.entries...
 // Match judges a name only; Program judges the file a path resolves to.
 func (d DenyList) Match(binary string) (entry string, denied bool) {
 	name := BinaryName(binary)
-	prog := ProgramName(name)
-	// An entry matches only names that start with its literal prefix; prog
-	// is name without a suffix, so both start with the same byte.
-	candidates := d.entries
-	if d.byFirst != nil && name != "" && prog != "" && prog[0] == name[0] {
-		candidates = d.byFirst[name[0]]
+	if e, ok := d.match(name); ok {
+		return e, true
 	}
-	for _, e := range candidates {
-		if matchEntry(e, name) || (prog != name && matchEntry(e, prog)) {
+	if strings.IndexByte(name, '-') < 0 {
+		return "", false // no triplet to remove
+	}
+	if prog := ProgramName(name); prog != name {
+		return d.match(prog)
+	}
+	return "", false
+}
+
+// match looks name up among the entries that can match it.
+func (d DenyList) match(name string) (string, bool) {
+	if d.byFirst == nil || name == "" {
+		for _, e := range d.entries { // the zero value, or "" against "*"
+			if matchEntry(e, name) {
+				return e, true
+			}
+		}
+		return "", false
+	}
+	for _, e := range d.byFirst[name[0]] {
+		if matchEntry(e, name) {
 			return e, true
 		}
 	}

@@ -5,14 +5,24 @@ import (
 	"testing"
 )
 
-// matchLinear is Match without the first-byte index: every entry in order.
+// matchLinear is Match without the first-byte index: every entry in order,
+// against the name, then (for a name with a triplet or version part after
+// a '-') against its program name.
 func matchLinear(d DenyList, binary string) (string, bool) {
 	name := BinaryName(binary)
-	prog := ProgramName(name)
-	for _, e := range d.entries {
-		if matchEntry(e, name) || (prog != name && matchEntry(e, prog)) {
-			return e, true
+	scan := func(n string) (string, bool) {
+		for _, e := range d.entries {
+			if matchEntry(e, n) {
+				return e, true
+			}
 		}
+		return "", false
+	}
+	if e, ok := scan(name); ok {
+		return e, true
+	}
+	if prog := ProgramName(name); strings.IndexByte(name, '-') >= 0 && prog != name {
+		return scan(prog)
 	}
 	return "", false
 }

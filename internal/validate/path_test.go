@@ -295,3 +295,49 @@ func TestPathAndValueTogether(t *testing.T) {
 		t.Errorf("Path(./-rf) = %q, %v; want ./-rf", got, err)
 	}
 }
+
+// TestPathEscapeDotDot is issue 13's case: escape -> /etc, and the value
+// escape/.. — cleaned lexically it is ".", but the kernel takes it to "/".
+// Path must judge it where the kernel goes, and hand back the value as
+// written, never another path.
+func TestPathEscapeDotDot(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(ws, "escape")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// What the kernel does with the value.
+	entries, err := os.ReadDir(ws + "/escape/..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawEtc := false
+	for _, e := range entries {
+		sawEtc = sawEtc || e.Name() == "etc"
+	}
+	if !sawEtc {
+		t.Fatalf("the kernel did not take escape/.. to /: %v", entries)
+	}
+	for _, v := range []string{"escape/..", "escape/../", "escape/../etc/passwd", "./escape/..", "sub/../escape/..",
+		"escape/./..", "escape//..", "escape/../tmp", "escape/../" + strings.TrimPrefix(ws, "/")} {
+		got, err := pathErr("path", v, ws)
+		if err == nil {
+			t.Errorf("Path(%q) = %q, want a 614", v, got)
+			continue
+		}
+		if te := asToolError(t, err, tool.CodeValue); !strings.Contains(te.Msg, "outside the workspace") {
+			t.Errorf("Path(%q): %s", v, te.Msg)
+		}
+	}
+	for _, v := range []string{"sub/..", "sub/../sub", "./sub/./..", "escape2/.."} {
+		got, err := pathErr("path", v, ws)
+		if err != nil || got != v {
+			t.Errorf("Path(%q) = %q, %v; want it accepted as written", v, got, err)
+		}
+	}
+}

@@ -46,15 +46,18 @@ func ProgramName(binary string) string {
 		for i < len(parts) && tripletParts[parts[i]] {
 			i++
 		}
-		if i < len(parts) {
-			return strings.Join(parts[i:], "-")
+		if prog := strings.Join(parts[i:], "-"); strings.Trim(prog, "-") != "" {
+			return prog
 		}
 		return name
 	}
 	// A suffix triplet: program-arch(-…)*.
 	for i := 1; i < len(parts); i++ {
 		if archNames[parts[i]] {
-			return strings.Join(parts[:i], "-")
+			if prog := strings.Join(parts[:i], "-"); strings.Trim(prog, "-") != "" {
+				return prog
+			}
+			return name
 		}
 	}
 	return name

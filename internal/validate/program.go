@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,7 +47,9 @@ func DeniedProgram(resolvedPath string) (reason string, denied bool) {
 //     itself by these rules (pdb3 is a python3 script; "#!/usr/bin/env -S
 //     perl -w" runs perl), following up to 4 interpreters deep as the kernel
 //     does. A #!/usr/bin/env line is judged by the program env would run; a
-//     line where that cannot be told for sure is denied.
+//     line where that cannot be told for sure is denied, and so is a
+//     relative interpreter ("#!bin/x"), which the kernel looks up in the
+//     command's working directory: the workspace.
 //
 // A copy of a denied program under another name is not recognised; Landlock
 // (package sandbox) is the guard against that where it is available. A
@@ -81,6 +84,10 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 		return fmt.Sprintf("%s is a script whose chain of #! interpreters is more than %d deep", path, maxInterpreterDepth), true
 	}
 	interp := sb.Interpreter
+	if !strings.HasPrefix(interp, "/") {
+		return fmt.Sprintf("%s is a script whose #! interpreter %q is a relative path, which the kernel resolves in the "+
+			"command's working directory, the workspace", path, interp), true
+	}
 	if BinaryName(interp) == "env" {
 		prog, ok := EnvProgram(sb.Arg)
 		if !ok {
@@ -88,6 +95,9 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 		}
 		if entry, denied := d.Match(prog); denied {
 			return fmt.Sprintf("%s is a script run by %s (through env), which is on the deny list (entry %q)", path, prog, entry), true
+		}
+		if strings.ContainsRune(prog, '/') && !strings.HasPrefix(prog, "/") {
+			return fmt.Sprintf("%s is a script run through env by %q, a relative path, which names a file of the workspace", path, prog), true
 		}
 		found, ok := lookProgram(prog)
 		if !ok {
@@ -120,6 +130,9 @@ func linkChain(path string) (hops []string, real string) {
 		}
 		hops = append(hops, target)
 		cur = target
+	}
+	if len(hops) == 0 {
+		return nil, path // not a link: the file itself (its directory may be one, which Stat and Open follow)
 	}
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return hops, r
@@ -180,15 +193,36 @@ type denyHit struct{ path, entry string }
 // dirIndex maps the files of one directory that a deny list denies by name
 // to where they are; it is valid while the directory's mtime is unchanged.
 type dirIndex struct {
-	mtime time.Time
-	files map[fileKey]denyHit
+	mtime   time.Time
+	checked time.Time // when mtime was last compared with the directory's (guarded by indexes)
+	files   map[fileKey]denyHit
+}
+
+// indexKey names a dirIndex: the deny list's key and the directory.
+type indexKey struct {
+	list uint64
+	dir  string
 }
 
 // indexes caches a dirIndex per (deny list, directory).
 var indexes struct {
 	sync.Mutex
-	m map[string]*dirIndex
+	m map[indexKey]*dirIndex
 }
+
+// programDirs is ProgramDirs with symlinks resolved and duplicates dropped
+// (/bin is /usr/bin on a merged-/usr system), worked out once.
+var programDirs = sync.OnceValue(func() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, dir := range ProgramDirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && !seen[real] {
+			seen[real] = true
+			out = append(out, real)
+		}
+	}
+	return out
+})
 
 // sameFile looks info up among the denied programs of dirs and ProgramDirs.
 func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
@@ -196,35 +230,53 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	if !ok {
 		return denyHit{}, false
 	}
-	seen := map[string]bool{}
-	for _, dir := range append(dirs, ProgramDirs...) {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil || seen[real] {
+	search := programDirs()
+	system := len(search)
+	for _, dir := range dirs {
+		if slices.Contains(search, dir) {
 			continue
 		}
-		seen[real] = true
-		if hit, ok := d.index(real).files[key]; ok {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && !slices.Contains(search, real) {
+			search = append(slices.Clip(search), real)
+		}
+	}
+	for i, dir := range search {
+		if hit, ok := d.index(dir, i < system).files[key]; ok {
 			return hit, true
 		}
 	}
 	return denyHit{}, false
 }
 
+// systemRecheck is how long the index of a system directory (ProgramDirs)
+// is trusted before its mtime is looked at again: only root changes those,
+// and a call should not pay a stat per directory. Other directories are
+// looked at every time.
+const systemRecheck = time.Second
+
 // index returns the index of dir for d, building it when the directory
 // changed since it was last built.
-func (d DenyList) index(dir string) *dirIndex {
+func (d DenyList) index(dir string, system bool) *dirIndex {
+	cacheKey := indexKey{d.key, dir}
+	now := time.Now()
+	indexes.Lock()
+	idx := indexes.m[cacheKey]
+	fresh := idx != nil && system && now.Sub(idx.checked) < systemRecheck
+	indexes.Unlock()
+	if fresh {
+		return idx
+	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return &dirIndex{}
 	}
-	cacheKey := d.key + "\x00" + dir
-	indexes.Lock()
-	idx := indexes.m[cacheKey]
-	indexes.Unlock()
 	if idx != nil && idx.mtime.Equal(fi.ModTime()) {
+		indexes.Lock()
+		idx.checked = now
+		indexes.Unlock()
 		return idx
 	}
-	idx = &dirIndex{mtime: fi.ModTime(), files: map[fileKey]denyHit{}}
+	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileKey]denyHit{}}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		entry, denied := d.Match(e.Name())
@@ -244,7 +296,7 @@ func (d DenyList) index(dir string) *dirIndex {
 	}
 	indexes.Lock()
 	if indexes.m == nil {
-		indexes.m = map[string]*dirIndex{}
+		indexes.m = map[indexKey]*dirIndex{}
 	}
 	indexes.m[cacheKey] = idx
 	indexes.Unlock()

@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"strings"
+	"unicode"
 )
 
 // shebangSize is how much of a file the Linux kernel reads to find a #!
@@ -44,7 +45,7 @@ func ParseShebang(head []byte) (Shebang, bool) {
 		// The line goes on past what the kernel reads: it runs the script
 		// only when the interpreter name ends inside the buffer.
 		name := bytes.TrimLeft(line, " \t")
-		if bytes.IndexAny(name, " \t\x00") < 0 {
+		if !bytes.ContainsAny(name, " \t\x00") {
 			return Shebang{}, false
 		}
 	}
@@ -111,8 +112,8 @@ func EnvProgram(arg string) (string, bool) {
 			return "", false
 		case strings.Contains(w, "="):
 			// NAME=VALUE: an assignment
-		case strings.ContainsAny(w, " \t"):
-			return "", false
+		case strings.IndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+			return "", false // no program of that name: env fails
 		default:
 			return w, true
 		}

@@ -47,11 +47,16 @@ type binaryRules struct {
 	// file "--get").
 	SubArgs map[string]subArgs
 
-	// HomeFiles are configuration files the binary reads from HOME, which
-	// the kernel sets to the workspace: when one exists there, the binary is
-	// refused, since the workspace's content (a cloned repository's tracked
-	// .gitconfig, a file the model wrote) would configure it, and these
-	// files can make it run programs.
+	// HomeFiles are configuration files the binary reads from HOME and
+	// that can make it run programs. The kernel forces these programs'
+	// configuration safe through their environment (kernel/programs.go:
+	// git's system and global config off and its program-running settings
+	// forced; CURL_HOME for curl's .curlrc, WGETRC for .wgetrc,
+	// npm_config_* over every .npmrc, cwd's included; PIP_CONFIG_FILE;
+	// PYTHONNOUSERSITE; GOENV=off and GOTOOLCHAIN=local; VIMINIT; MANPAGER).
+	// As a second guard, while a file listed here exists in the workspace
+	// (HOME on kernels that make the workspace HOME; a cloned repository
+	// may track one), the binary is refused.
 	HomeFiles []string
 	// Rows are the refused options, words and subcommands.
 	Rows []flagRow

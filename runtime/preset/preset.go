@@ -267,7 +267,11 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 		return nil
 	}
 	spec := st.Spec()
-	if _, err := validate.Spec(&spec, validate.WithDenyList(p.deny)); err != nil {
+	tmpl, err := validate.Spec(&spec, validate.WithDenyList(p.deny))
+	if err == nil { // the file the binary resolves to, judged by the preset's list too
+		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny))
+	}
+	if err != nil {
 		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)
 	}
 	return nil
