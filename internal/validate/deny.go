@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // DenyList is a set of binaries no command tool may run.
@@ -106,11 +107,11 @@ var defaultDenied = []string{
 
 // DefaultDenyList returns the default deny list. Assembling code may extend
 // it (With) or narrow it explicitly (Without).
-func DefaultDenyList() DenyList { return defaultDenyList }
+func DefaultDenyList() DenyList { return defaultDenyList() }
 
-// defaultDenyList is built once: a DenyList is immutable, so sharing it is
-// safe, and validating a Spec does not rebuild it.
-var defaultDenyList = NewDenyList(defaultDenied...)
+// defaultDenyList is built once, on first use: a DenyList is immutable, so
+// sharing it is safe, and validating a Spec does not rebuild it.
+var defaultDenyList = sync.OnceValue(func() DenyList { return NewDenyList(defaultDenied...) })
 
 // NewDenyList returns a deny list of exactly entries.
 func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...) }

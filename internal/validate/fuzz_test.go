@@ -128,7 +128,7 @@ func FuzzParseTemplate(f *testing.F) {
 				if strings.ContainsAny(p.Lit, "{}") {
 					t.Fatalf("ParseTemplate(%q): literal %q holds a brace", cmd, p.Lit)
 				}
-				if p.Slot != "" && !identRE.MatchString(p.Slot) {
+				if p.Slot != "" && !isIdent(p.Slot) {
 					t.Fatalf("ParseTemplate(%q): slot %q", cmd, p.Slot)
 				}
 				if i > 0 && p.Slot != "" && w[i-1].Slot != "" {

@@ -29,7 +29,7 @@ var systemDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/us
 // DenyList.Program. ExecTool calls it on every call, for the binary the
 // call would run.
 func DeniedProgram(resolvedPath string) (reason string, denied bool) {
-	return defaultDenyList.Program(resolvedPath)
+	return defaultDenyList().Program(resolvedPath)
 }
 
 // Program reports whether the program file at path (absolute) is denied,

@@ -108,8 +108,8 @@ func parseWord(f string) (Word, error) {
 			return nil, tool.SpecErrorf("command", "template word %q: '{' without a matching '}'", f0)
 		}
 		name := f[open+1 : open+end]
-		if !identRE.MatchString(name) {
-			return nil, tool.SpecErrorf("command", "template word %q: {%s} is not a slot name (want {name} with name matching %s)", f0, name, identRE)
+		if !isIdent(name) {
+			return nil, tool.SpecErrorf("command", "template word %q: {%s} is not a slot name (want {name} with name matching %s)", f0, name, identPattern)
 		}
 		if len(w) > 0 && w[len(w)-1].Slot != "" {
 			return nil, tool.SpecErrorf("command", "template word %q: slots {%s} and {%s} are adjacent; put literal text between them (the boundary between the two values would be lost, and an empty first value would let the second begin the word)", f0, w[len(w)-1].Slot, name)

@@ -171,3 +171,29 @@ func TestHoleRepeatedCommandKey(t *testing.T) {
 	assert.Contains(t, err.Error(), "given twice")
 	assert.NoFileExists(t, filepath.Join(h.ws, "pwned"))
 }
+
+// TestHoleRepositoryConfigThroughExecTool: ExecTool runs git on the same
+// kernel as every form, so a repository's .git/config cannot make an
+// allowed command run its program (issue 11 §1: core.fsmonitor for git
+// status, log.showSignature with gpg.program, a promisor remote's
+// uploadpack through a missing mailmap.blob).
+func TestHoleRepositoryConfigThroughExecTool(t *testing.T) {
+	h := newHoleEnv(t, "git")
+	f, err := os.OpenFile(filepath.Join(h.ws, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("[core]\n\tfsmonitor = " + h.evil + "\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = " + h.evil +
+		"\n[remote \"origin\"]\n\turl = " + h.ws + "\n\tpromisor = true\n\tuploadpack = " + h.evil +
+		"\n[mailmap]\n\tblob = 0123456789abcdef0123456789abcdef01234567\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	h.direct("git", "status")
+	h.direct("git", "log", "--oneline", "-n", "3")
+	require.True(t, h.ran(), "the configuration runs nothing even when git runs directly")
+	require.NoError(t, os.Remove(h.marker))
+	for _, c := range []string{"git status", "git log --oneline -n 3", "git show --stat HEAD"} {
+		text, err := call(t, h.tl, c)
+		require.NoError(t, err, c)
+		assert.True(t, strings.HasPrefix(text, "exit: 0"), "%s: %s", c, text)
+	}
+	assert.False(t, h.ran(), "the repository's program ran through ExecTool")
+}

@@ -47,11 +47,16 @@ type binaryRules struct {
 	// file "--get").
 	SubArgs map[string]subArgs
 
-	// HomeFiles are configuration files the binary reads from HOME, which
-	// the kernel sets to the workspace: when one exists there, the binary is
-	// refused, since the workspace's content (a cloned repository's tracked
-	// .gitconfig, a file the model wrote) would configure it, and these
-	// files can make it run programs.
+	// HomeFiles are configuration files the binary reads from HOME and
+	// that can make it run programs. The kernel forces these programs'
+	// configuration safe through their environment (kernel/programs.go:
+	// git's system and global config off and its program-running settings
+	// forced; CURL_HOME for curl's .curlrc, WGETRC for .wgetrc,
+	// npm_config_* over every .npmrc, cwd's included; PIP_CONFIG_FILE;
+	// PYTHONNOUSERSITE; GOENV=off and GOTOOLCHAIN=local; VIMINIT; MANPAGER).
+	// As a second guard, while a file listed here exists in the workspace
+	// (HOME on kernels that make the workspace HOME; a cloned repository
+	// may track one), the binary is refused.
 	HomeFiles []string
 	// Rows are the refused options, words and subcommands.
 	Rows []flagRow
@@ -515,7 +520,10 @@ var gitRules = &binaryRules{
 	Check: checkGit,
 }
 
-func init() {
+// prepareTable derives each entry's matcher, subcommand lists and known
+// long options, once, on first use: a toolgen that grants no exec (most
+// calls) does not pay for it at start-up.
+var prepareTable = sync.OnceFunc(func() {
 	for _, r := range flagTable {
 		r.match = validate.NewDenyList(r.Names...)
 		for i := range r.Rows {
@@ -532,7 +540,7 @@ func init() {
 		slices.Sort(known)
 		r.known = slices.Compact(known)
 	}
-}
+})
 
 // rulesCache maps a binary name to its entry (nil for none). Names come
 // from grants and the files they resolve to, so it stays small.
@@ -540,6 +548,7 @@ var rulesCache sync.Map // string → *binaryRules
 
 // rulesFor returns the flag table's entry for a binary name, or nil.
 func rulesFor(name string) *binaryRules {
+	prepareTable()
 	if r, ok := rulesCache.Load(name); ok {
 		return r.(*binaryRules)
 	}

@@ -17,6 +17,10 @@ import (
 var exemplarSub = map[string]string{"git": "log", "go": "build", "deno": "run", "bun": "build"}
 
 // exemplar returns a concrete binary name for an entry.
+
+// The tests read the flag table's derived fields directly.
+func init() { prepareTable() }
+
 func exemplar(r *binaryRules) string { return strings.TrimSuffix(r.Names[0], "*") }
 
 // tableEnv is a stub PATH holding every entry's exemplar, an empty deny list

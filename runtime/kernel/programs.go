@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,19 +49,25 @@ import (
 //     config.worktree and anything they include (include.path, includeIf):
 //     see gitForced for the keys and values.
 //
-// What no environment can force is a setting whose name the repository
-// chooses, or one git reads with no "off" value; these remain, and only the
-// Confiner's execute set (the resolved binary, the loader and
-// programExecDirs: never a shell or an interpreter) stops them:
-// filter.<driver>.clean/smudge/process (git status, diff, add, checkout, on
-// files whose .gitattributes names the driver), diff.<driver>.textconv and
-// diff.<driver>.command (git diff, log -p, show, blame), diff.external (git
-// diff: an empty value makes every diff fail, so it is left alone),
-// merge.<driver>.driver, submodule.<name>.update=!cmd, man.viewer with
-// man.<tool>.cmd (git help PAGE; man.viewer is a list that nothing on the
-// command line can empty), alias.<name> (a
-// built-in always wins over an alias; ExecTool refuses non-built-ins) and
-// the tools difftool, mergetool and send-email run by design.
+// Settings whose name the repository chooses cannot be listed in advance:
+// filter.<driver>.clean/smudge/process (git status, diff, add, checkout on
+// files .gitattributes maps to the driver), diff.<driver>.textconv and
+// .command (git diff, log -p, show), merge.<driver>.driver, diff.external
+// (which has no "off" value: an empty one makes every diff fail),
+// submodule.<name>.update and .ignore, alias.<name>,
+// difftool/mergetool/man/browser .<tool>.cmd and .path. For these,
+// programEnvIn asks the git that will run which of them the repository it
+// will use sets (git config --get-regexp, with this environment, in the same
+// directory and with the same -C, --git-dir and --work-tree), and forces
+// each found off at command-line precedence too (gitRepoEnv). What that look
+// cannot see is left to the Confiner's execute set (the resolved binary, the
+// loader and programExecDirs: never a shell or an interpreter): a
+// submodule's own .git/config, read by the git that status and diff run
+// inside it when .gitmodules says ignore = none (diff.ignoreSubmodules=dirty
+// keeps them out otherwise, and a repository's submodule.<name>.ignore is
+// forced to dirty); a configuration changed between the look and the run;
+// man.viewer, a list nothing on the command line can empty (git help PAGE;
+// ExecTool refuses it).
 //
 // curl: CURL_HOME names a private directory holding an empty .curlrc
 // (curl takes the first .curlrc it finds: $CURL_HOME, $XDG_CONFIG_HOME,
@@ -78,8 +85,15 @@ import (
 // configuration files". python: PYTHONNOUSERSITE=1 (no sitecustomize from
 // ~/.local). go: GOENV=off (no ~/.config/go/env) and GOTOOLCHAIN=local (a
 // go.mod's toolchain line cannot download and run another go). vi, vim,
-// nvim, ex: VIMINIT and EXINIT replace the startup files. man: MANPAGER and
-// PAGER are cat.
+// nvim, ex: VIMINIT and EXINIT replace the startup files (and set noexrc,
+// nomodeline). man: MANPAGER and PAGER are cat. php-cgi: PHPRC names an
+// empty php.ini, found before one in cwd.
+//
+// Not forced here, each left to the private HOME and the Confiner: ssh's
+// ~/.ssh/config, nmap's ~/.nmap, emacs's init files (and .dir-locals.el in
+// cwd), bun's bunfig.toml in cwd (preload), deno.json; a git repository's
+// core.worktree or a .git file naming another gitdir (git then reads outside
+// the workspace, which Landlock's read set stops).
 
 // noProgram is the value given to a setting that names a program to run,
 // when it must run nothing: an absolute path that can never exist (nothing
@@ -120,11 +134,13 @@ var gitForced = [][2]string{
 	{"help.browser", noProgram},              // git help -w
 	{"web.browser", noProgram},               //
 	{"help.autoCorrect", "0"},                // a typo never runs the guessed command
+	{"http.saveCookies", "false"},            // http.cookieFile may name any file to write
 	{"gc.auto", "0"},                         // no background gc that outlives the call
 	{"gc.autoDetach", "false"},               //
 	{"maintenance.auto", "false"},            //
 	{"fetch.recurseSubmodules", "false"},     // submodules bring their own .git/config
 	{"submodule.recurse", "false"},           //
+	{"diff.ignoreSubmodules", "dirty"},       // status and diff do not run git inside submodules, whose config is unseen
 }
 
 // gitEnv is git's part of programEnv, built once.
@@ -163,7 +179,7 @@ var rcDir = sync.OnceValue(func() string {
 	if err != nil {
 		return ""
 	}
-	for _, f := range []string{".curlrc", "wgetrc", "npmrc", "npmrc-global"} {
+	for _, f := range []string{".curlrc", "wgetrc", "npmrc", "npmrc-global", "php.ini"} {
 		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o444); err != nil {
 			return ""
 		}
@@ -185,6 +201,123 @@ func programEnv(path string) []string {
 		}
 	}
 	return nil
+}
+
+// programEnvIn is programEnv for the program at path run with dir as its
+// working directory and args (argv[1:]) as its arguments. For git it also
+// forces the settings whose names the repository chooses (gitRepoEnv), as
+// read from the repository that git will use.
+func programEnvIn(path, dir string, args []string) []string {
+	env := programEnv(path)
+	if slices.Contains(programNames(path), "git") {
+		env = append(env, gitRepoEnv(path, dir, args)...)
+	}
+	return env
+}
+
+// gitLookTimeout bounds gitRepoEnv's look at the configuration (a
+// variable for tests).
+var gitLookTimeout = 5 * time.Second
+
+// gitNamedPattern matches, for git config --get-regexp (which compares
+// section and key ignoring case), the settings that name a program under a
+// name the repository chooses: filter drivers, diff drivers' textconv and
+// command, merge drivers, diff.external, submodule update commands, aliases
+// and the tools of difftool, mergetool, help and web--browse.
+const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|diff\.external|` +
+	`merge\..+\.driver|submodule\..+\.(update|ignore)|alias\..+|(difftool|mergetool|man|browser)\..+\.(cmd|path))$`
+
+// gitRepoEnv asks git (with programEnv's environment, so no system or
+// global file is read, and includes are followed as git follows them)
+// which of the settings gitNamedPattern matches the repository that git
+// run in dir with args would use sets, and returns a GIT_CONFIG_COUNT and
+// GIT_CONFIG_KEY_n/VALUE_n entries that extend gitForced with each of them
+// forced off: a filter emptied (git then applies none), a command given
+// noProgram (git fails to run it and says so), an alias emptied (git
+// refuses an empty alias), a submodule update "none" and ignore "dirty".
+// nil when none is set or when git cannot parse the configuration (the run
+// then fails alike); when the look does not finish (a FIFO named by
+// include.path, the timeout), an invalid key that makes git refuse to run.
+//
+// What it cannot see is left to the Confiner's execute set: a repository
+// git reaches later (a submodule's own .git/config, read by the git that
+// recurses into it), and a configuration changed between this look and the
+// run (another call writing .git/config at the same moment).
+func gitRepoEnv(path, dir string, args []string) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), gitLookTimeout)
+	defer cancel()
+	cmdArgs := append(gitLocation(args), "config", "--null", "--name-only", "--get-regexp", gitNamedPattern)
+	cmd := exec.CommandContext(ctx, path, cmdArgs...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...)
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	switch {
+	case err == nil && len(out) > 0:
+	case err == nil || errors.As(err, &exit) && exit.Exited():
+		// Exit 1: nothing set. Another exit (a configuration git cannot
+		// parse): the run reads the same configuration and fails alike.
+		return nil
+	default:
+		// Killed (a FIFO named by include.path, the timeout) or not
+		// started: fail closed. An invalid key makes every git that reads
+		// configuration stop with "invalid key: …", naming the reason.
+		return []string{
+			"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
+			"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: the repository configuration could not be checked",
+			"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=" + err.Error(),
+		}
+	}
+	names := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	slices.Sort(names)
+	names = slices.Compact(names)
+	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
+	for i, name := range names {
+		n := strconv.Itoa(len(gitForced) + i)
+		env = append(env, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
+	}
+	return env
+}
+
+// namedOff is the value that turns the named setting off.
+func namedOff(name string) string {
+	section, _, _ := strings.Cut(name, ".")
+	key := name[strings.LastIndexByte(name, '.')+1:]
+	switch {
+	case section == "filter", section == "alias":
+		return ""
+	case section == "submodule" && key == "update":
+		return "none"
+	case section == "submodule" && key == "ignore":
+		return "dirty" // status and diff do not run git inside it
+	}
+	return noProgram
+}
+
+// gitLocation returns the options among git's leading (top-level) options
+// that choose the repository: -C, --git-dir, --work-tree, in order, so
+// that the look at the configuration sees the repository the run will use.
+func gitLocation(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--git-dir" || a == "--work-tree":
+			if i+1 < len(args) {
+				out = append(out, a, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "-C"):
+			out = append(out, a)
+		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
+			out = append(out, a)
+		case a == "-c" || a == "--namespace" || a == "--config-env" || a == "--super-prefix" || a == "--attr-source":
+			i++ // the option's value
+		case !strings.HasPrefix(a, "-") || a == "--":
+			return out // the subcommand
+		}
+	}
+	return out
 }
 
 // envFor returns programEnv's entries for one program name.
@@ -228,6 +361,12 @@ func envFor(name string) []string {
 		return []string{"VIMINIT=set noexrc secure nomodeline", "EXINIT=set noexrc secure nomodeline"}
 	case name == "man":
 		return []string{"MANPAGER=cat", "PAGER=cat"}
+	case strings.HasPrefix(name, "php-cgi"):
+		// php-cgi looks for php.ini in cwd after $PHPRC (auto_prepend_file
+		// runs code); an empty one in PHPRC is found first.
+		if dir := rcDir(); dir != "" {
+			return []string{"PHPRC=" + dir}
+		}
 	}
 	return nil
 }

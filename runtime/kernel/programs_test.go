@@ -78,6 +78,39 @@ func (r *progRepo) appendFile(t testing.TB, name, text string) {
 	require.NoError(t, f.Close())
 }
 
+// attrs commits a .gitattributes line.
+func (r *progRepo) attrs(t testing.TB, line string) {
+	t.Helper()
+	r.appendFile(t, ".gitattributes", line+"\n")
+	progGit(t, r.ws, "add", ".gitattributes")
+	progGit(t, r.ws, "commit", "-q", "-m", "attrs")
+}
+
+// submodule adds a repository sm with a filter of the attacker's in its own
+// .git/config and a file whose stat data no longer matches its index, as a
+// gitlink of r (with gitmodules as .gitmodules when not empty).
+func (r *progRepo) submodule(t testing.TB, gitmodules string) {
+	t.Helper()
+	sm := filepath.Join(r.ws, "sm")
+	require.NoError(t, os.Mkdir(sm, 0o755))
+	progGit(t, sm, "init", "-q", "-b", "main")
+	progGit(t, sm, "config", "user.name", "a")
+	progGit(t, sm, "config", "user.email", "a@example.com")
+	require.NoError(t, os.WriteFile(filepath.Join(sm, "g.txt"), []byte("g\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sm, ".gitattributes"), []byte("*.txt filter=y\n"), 0o644))
+	progGit(t, sm, "add", ".")
+	progGit(t, sm, "commit", "-q", "-m", "sm")
+	progGit(t, r.ws, "add", "sm")
+	if gitmodules != "" {
+		r.appendFile(t, ".gitmodules", gitmodules)
+		progGit(t, r.ws, "add", ".gitmodules")
+	}
+	progGit(t, r.ws, "commit", "-q", "-m", "gitlink")
+	r.appendFile(t, "sm/.git/config", "[filter \"y\"]\n\tclean = "+r.cat+"\n")
+	future := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(sm, "g.txt"), future, future))
+}
+
 func (r *progRepo) ran() bool {
 	_, err := os.Stat(r.marker)
 	return err == nil
@@ -218,6 +251,63 @@ func gitAttacks(t testing.TB) []gitAttack {
 		{name: "includeIf.gitdir/status", config: "[includeIf \"gitdir:WS/\"]\n\tpath = WS/inc.config\n",
 			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "inc.config", "[core]\n\tfsmonitor = "+r.evil+"\n") },
 			argv:  []string{"git", "status"}},
+		{name: "filter.clean/status", config: "[filter \"x\"]\n\tclean = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt filter=x"); dirtyIndex(t, r) },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "filter.process/status", config: "[filter \"x\"]\n\tprocess = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt filter=x"); dirtyIndex(t, r) },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "filter.clean via include/status", config: "[include]\n\tpath = WS/inc.config\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt filter=x")
+				r.appendFile(t, "inc.config", "[filter \"x\"]\n\tclean = "+r.cat+"\n")
+				dirtyIndex(t, r)
+			},
+			argv: []string{"git", "status", "--short"}},
+		{name: "diff.textconv/log -p", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt diff=x")
+				r.appendFile(t, "f.txt", "two\n")
+				progGit(t, r.ws, "commit", "-q", "-am", "two")
+			},
+			argv: []string{"git", "log", "-p", "-n", "1"}},
+		{name: "diff.textconv/show", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
+			setup: func(t testing.TB, r *progRepo) {
+				r.attrs(t, "*.txt diff=x")
+				r.appendFile(t, "f.txt", "two\n")
+				progGit(t, r.ws, "commit", "-q", "-am", "two")
+			},
+			argv: []string{"git", "show", "HEAD"}},
+		{name: "diff.command/diff", config: "[diff \"x\"]\n\tcommand = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.attrs(t, "*.txt diff=x"); r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "diff"}},
+		{name: "diff.external/diff", config: "[diff]\n\texternal = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "diff"}, global: true},
+		{name: "difftool.cmd/difftool", config: "[diff]\n\ttool = x\n[difftool \"x\"]\n\tcmd = EVIL\n",
+			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
+			argv:  []string{"git", "difftool", "-y"}},
+		{name: "alias/refs", config: "[alias]\n\trefs = !EVIL\n", argv: []string{"git", "refs"}, global: true},
+		{name: "filter.clean in -C sub/status", setup: func(t testing.TB, r *progRepo) {
+			sub := filepath.Join(r.ws, "sub")
+			require.NoError(t, os.Mkdir(sub, 0o755))
+			progGit(t, sub, "init", "-q")
+			progGit(t, sub, "config", "user.name", "a")
+			progGit(t, sub, "config", "user.email", "a@example.com")
+			require.NoError(t, os.WriteFile(filepath.Join(sub, "h.txt"), []byte("h\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(sub, ".gitattributes"), []byte("*.txt filter=z\n"), 0o644))
+			progGit(t, sub, "add", ".")
+			progGit(t, sub, "commit", "-q", "-m", "sub")
+			r.appendFile(t, "sub/.git/config", "[filter \"z\"]\n\tclean = "+r.cat+"\n")
+			future := time.Now().Add(time.Hour)
+			require.NoError(t, os.Chtimes(filepath.Join(sub, "h.txt"), future, future))
+		}, argv: []string{"git", "-C", "sub", "status", "--short"}},
+		{name: "submodule filter, config ignore=none/status", config: "[submodule \"sm\"]\n\tignore = none\n",
+			setup: func(t testing.TB, r *progRepo) { r.submodule(t, "[submodule \"sm\"]\n\tpath = sm\n\turl = ./sm\n") },
+			argv:  []string{"git", "status", "--short"}},
+		{name: "submodule filter, gitlink only/status",
+			setup: func(t testing.TB, r *progRepo) { r.submodule(t, "") },
+			argv:  []string{"git", "status", "--short"}},
 		{name: "help.autoCorrect+alias/typo", config: "[help]\n\tautoCorrect = -1\n[alias]\n\tstatuz = !EVIL\n",
 			argv: []string{"git", "statuzz"}},
 	}
@@ -255,55 +345,20 @@ func TestGitConfigCannotRunPrograms(t *testing.T) {
 	}
 }
 
-// TestGitRemainingAttacksNeedExecuteSet documents what no environment can
-// force (see programs.go): settings whose name the repository chooses, and
-// diff.external, which has no "off" value. With confinement off they still
-// run; the Confiner's execute set (the binary, the loader and
-// programExecDirs) is what stops them. When one of these starts to fail,
-// git or programEnv changed: update programs.go's doc and move the case to
-// gitAttacks.
+// TestGitRemainingAttacksNeedExecuteSet documents what programEnvIn does
+// not see: a submodule's own .git/config, read by the git that status runs
+// inside it when the tracked .gitmodules says ignore = none (a file, not
+// configuration, so no forced setting beats it). With confinement off it still runs; the Confiner's execute set
+// (the binary, the loader and programExecDirs) is what stops it. When this
+// starts to fail, update programs.go's doc and move the case to gitAttacks.
 func TestGitRemainingAttacksNeedExecuteSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs in make test-all")
 	}
-	attrs := func(line string) func(t testing.TB, r *progRepo) {
-		return func(t testing.TB, r *progRepo) {
-			r.appendFile(t, ".gitattributes", line+"\n")
-			progGit(t, r.ws, "add", ".gitattributes")
-			progGit(t, r.ws, "commit", "-q", "-m", "attrs")
-		}
-	}
-	remaining := []gitAttack{
-		{name: "filter.clean/status", config: "[filter \"x\"]\n\tclean = EVILCAT\n",
-			setup: func(t testing.TB, r *progRepo) { attrs("*.txt filter=x")(t, r); dirtyIndex(t, r) },
-			argv:  []string{"git", "status", "--short"}},
-		{name: "diff.textconv/log -p", config: "[diff \"x\"]\n\ttextconv = EVILCAT\n",
-			setup: func(t testing.TB, r *progRepo) {
-				attrs("*.txt diff=x")(t, r)
-				r.appendFile(t, "f.txt", "two\n")
-				progGit(t, r.ws, "commit", "-q", "-am", "two")
-			},
-			argv: []string{"git", "log", "-p", "-n", "1"}},
-		{name: "diff.command/diff", config: "[diff \"x\"]\n\tcommand = EVIL\n",
-			setup: func(t testing.TB, r *progRepo) { attrs("*.txt diff=x")(t, r); r.appendFile(t, "f.txt", "two\n") },
-			argv:  []string{"git", "diff"}},
-		{name: "diff.external/diff", config: "[diff]\n\texternal = EVIL\n",
-			setup: func(t testing.TB, r *progRepo) { r.appendFile(t, "f.txt", "two\n") },
-			argv:  []string{"git", "diff"}},
-		{name: "alias/refs", config: "[alias]\n\trefs = !EVIL\n", argv: []string{"git", "refs"}},
-	}
-	for _, a := range remaining {
-		t.Run(a.name, func(t *testing.T) {
-			t.Parallel()
-			r := newProgRepo(t)
-			if a.setup != nil {
-				a.setup(t, r)
-			}
-			r.appendFile(t, ".git/config", a.text(r))
-			res := r.kernelRun(t, a.argv)
-			assert.True(t, r.ran(), "no longer runs with confinement off: update programs.go's doc: %s", res.Text())
-		})
-	}
+	r := newProgRepo(t)
+	r.submodule(t, "[submodule \"sm\"]\n\tpath = sm\n\turl = ./sm\n\tignore = none\n")
+	res := r.kernelRun(t, []string{"git", "status", "--short"})
+	assert.True(t, r.ran(), "a submodule's filter no longer runs with confinement off: update programs.go's doc: %s", res.Text())
 }
 
 // TestGitStillWorks: with everything forced, the commands descriptors run
@@ -368,6 +423,7 @@ func TestProgramEnvByName(t *testing.T) {
 		"/usr/bin/python3.11":   "PYTHONNOUSERSITE=1",
 		"/usr/local/go/bin/go":  "GOTOOLCHAIN=local",
 		link:                    "VIMINIT=",
+		"/usr/bin/php-cgi8.2":   "PHPRC=",
 	} {
 		assert.Contains(t, strings.Join(programEnv(path), "\n"), want, path)
 	}
@@ -439,4 +495,144 @@ func TestNpmIgnoresProjectConfig(t *testing.T) {
 	assert.Equal(t, noProgram, strings.TrimSpace(res.Output))
 	res = r.kernelRun(t, []string{"npm", "config", "get", "ignore-scripts"})
 	assert.Equal(t, "true", strings.TrimSpace(res.Output))
+}
+
+// BenchmarkProgramEnv is what programEnv adds to every Run: the name
+// lookup (one EvalSymlinks) and, for git, a copy of the forced environment.
+func BenchmarkProgramEnv(b *testing.B) {
+	for _, p := range []string{"/usr/bin/git", "/bin/true"} {
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			for b.Loop() {
+				_ = programEnv(p)
+			}
+		})
+	}
+}
+
+// BenchmarkRunGitVersion compares git --version run through the kernel
+// (programEnvIn: the forced environment and one git config look at the
+// repository, a second process) with a bare exec of the same git.
+func BenchmarkRunGitVersion(b *testing.B) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		b.Skip("git not installed")
+	}
+	ws := b.TempDir()
+	progGit(b, ws, "init", "-q")
+	k, err := New(ws)
+	require.NoError(b, err)
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(git, "--version")
+			cmd.Dir, cmd.Env = ws, k.Env()
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kernel", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := k.Run(context.Background(), []string{git, "--version"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func TestGitLocation(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"status"}, nil},
+		{[]string{"-C", "sub", "status", "-C", "x"}, []string{"-C", "sub"}},
+		{[]string{"-Csub", "--git-dir=g", "--work-tree", "w", "log"}, []string{"-Csub", "--git-dir=g", "--work-tree", "w"}},
+		{[]string{"-c", "-C", "--no-pager", "log", "--git-dir=x"}, nil},
+		{[]string{"--namespace", "-C", "-C", "a", "log"}, []string{"-C", "a"}},
+		{[]string{"-C"}, nil},
+	} {
+		assert.Equal(t, c.want, gitLocation(c.args), "%q", c.args)
+	}
+}
+
+func TestNamedOff(t *testing.T) {
+	for name, want := range map[string]string{
+		"filter.x.clean": "", "filter.a.b.process": "", "alias.refs": "", "submodule.m.update": "none", "submodule.m.ignore": "dirty",
+		"diff.x.textconv": noProgram, "diff.external": noProgram, "merge.x.driver": noProgram, "difftool.x.cmd": noProgram,
+	} {
+		assert.Equal(t, want, namedOff(name), name)
+	}
+}
+
+// TestGitRepoEnvFailsClosed: a look at the configuration that does not
+// finish makes git refuse to run instead of running without the forced
+// settings.
+func TestGitRepoEnvFailsClosed(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "git")
+	require.NoError(t, os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 5\n"), 0o755))
+	old := gitLookTimeout
+	gitLookTimeout = 100 * time.Millisecond
+	defer func() { gitLookTimeout = old }()
+	env := gitRepoEnv(slow, dir, []string{"log"})
+	require.NotEmpty(t, env)
+	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
+	r := newProgRepo(t)
+	cmd := exec.Command(git, "log", "-1")
+	cmd.Dir = r.ws
+	cmd.Env = append(append([]string{"PATH=" + DefaultPath}, gitEnv()...), env...)
+	out, err := cmd.CombinedOutput()
+	assert.Error(t, err, "git ran: %s", out)
+	assert.Contains(t, string(out), "could not be checked")
+	// Exit 1 (nothing set) adds nothing.
+	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}))
+}
+
+// TestProgramEnvBeatsWithEnv: an embedder's WithEnv cannot undo what
+// programEnv forces (the child's environment ends with it, and the last
+// entry of a key wins).
+func TestProgramEnvBeatsWithEnv(t *testing.T) {
+	r := newProgRepo(t)
+	r.appendFile(t, ".gitconfig", "[core]\n\tfsmonitor = "+r.evil+"\n")
+	k, err := New(r.ws, WithEnv("GIT_CONFIG_GLOBAL="+filepath.Join(r.ws, ".gitconfig"), "GIT_CONFIG_COUNT=0", "GIT_PAGER=evil"))
+	require.NoError(t, err)
+	res, err := k.Run(context.Background(), []string{"git", "status"})
+	require.NoError(t, err)
+	assert.False(t, r.ran(), res.Text())
+	res, err = k.Run(context.Background(), []string{"git", "var", "GIT_PAGER"})
+	require.NoError(t, err)
+	assert.Equal(t, "cat", strings.TrimSpace(res.Output))
+}
+
+// FuzzGitLocation: gitLocation returns, in order, words of its input, and
+// only the options that choose a repository with their values.
+func FuzzGitLocation(f *testing.F) {
+	for _, s := range []string{"-C sub status", "-Csub --git-dir=g --work-tree w log", "-c -C --no-pager log",
+		"--namespace -C -C a log", "-C", "--git-dir", "-- -C x", "log -C x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		out := gitLocation(args)
+		j := 0
+		for i, o := range out {
+			for j < len(args) && args[j] != o {
+				j++
+			}
+			if j == len(args) {
+				t.Fatalf("gitLocation(%q) = %q: %q is not in order in the input", args, out, o)
+			}
+			j++
+			isOpt := o == "-C" || o == "--git-dir" || o == "--work-tree" || strings.HasPrefix(o, "-C") ||
+				strings.HasPrefix(o, "--git-dir=") || strings.HasPrefix(o, "--work-tree=")
+			prevTakes := i > 0 && (out[i-1] == "-C" || out[i-1] == "--git-dir" || out[i-1] == "--work-tree")
+			if !isOpt && !prevTakes {
+				t.Fatalf("gitLocation(%q) = %q: %q chooses no repository", args, out, o)
+			}
+		}
+	})
 }

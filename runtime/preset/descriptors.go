@@ -104,6 +104,9 @@ func (p *Preset) swap(s loader.Snapshot) []error {
 	entries := make([]tool.Entry, 0, len(s.Tools))
 	for _, t := range s.Tools {
 		e := t.Entry()
+		if !p.selected(e.Tool.Name()) { // WithOnly
+			continue
+		}
 		if prev, ok := p.Registry.Lookup(e.Tool.Name()); ok && prev.Group != DescriptorGroup {
 			problems = append(problems, &tool.Error{Code: tool.CodeSpec, File: t.File, Field: "name",
 				Msg: fmt.Sprintf("tool name %q is already defined by %s", e.Tool.Name(), prev.Source)})
