@@ -46,18 +46,24 @@ func trueProgram(t testing.TB) string {
 	return p
 }
 
+// stub writes dir/name as a copy of the true program and returns its path.
+func stub(t testing.TB, dir, name string) string {
+	t.Helper()
+	truth, err := os.ReadFile(trueProgram(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, dir, name, string(truth), 0o755)
+}
+
 func newStubEnv(t testing.TB) *stubEnv {
 	t.Helper()
 	e := &stubEnv{ws: t.TempDir(), bin: t.TempDir()}
 	// Each stub is a copy of the true program: a real executable, not a
 	// script (the deny list judges a script by its #! interpreter, and
 	// /bin/sh is denied).
-	truth, err := os.ReadFile(trueProgram(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, n := range stubNames {
-		writeFile(t, e.bin, n, string(truth), 0o755)
+		stub(t, e.bin, n)
 	}
 	// The stub git is the real git: ExecTool asks the git it runs for its
 	// built-ins (Plan never runs the command itself).

@@ -508,7 +508,7 @@ var deniedGrants = []string{"rm", "rmdir", "sh", "bash", "dash", "zsh", "bash5",
 func regressionTool(t *testing.T, opts ...Option) (*Tool, *stubEnv) {
 	e := newStubEnv(t)
 	for _, n := range deniedGrants {
-		writeFile(t, e.bin, n, "#!/bin/sh\n", 0o755)
+		stub(t, e.bin, n)
 	}
 	tl := e.tool(t, opts...)
 	tl.allow = append(tl.allow, deniedGrants...)
