@@ -44,7 +44,12 @@
 //     is answered with a JSON-RPC parse error (-32700, id null), one that is
 //     JSON but not a JSON-RPC message, a batch, or a line longer than
 //     WithMaxMessageBytes with an invalid-request error (-32600), and the
-//     server keeps serving. When the input ends (the client closed it or went
+//     server keeps serving. A request whose id is already used by a request
+//     of the session still in flight is refused with an invalid-request
+//     error (-32600) carrying that id, and does not run; the first is
+//     answered as usual. A request before initialize (protocol versions with
+//     the handshake) gets -32600 too; no error goes out with code 0. When
+//     the input ends (the client closed it or went
 //     away), the requests already read get a second to be answered; then the
 //     calls still running are cancelled (their process groups killed), every
 //     request is answered, and Serve returns nil.
