@@ -34,9 +34,14 @@ func BenchmarkAuditOverhead(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		var bt, at time.Duration
-		for range round {
-			bt += call(bare)
-			at += call(audited)
+		for i := range round { // alternate which goes first
+			if i%2 == 0 {
+				bt += call(bare)
+				at += call(audited)
+			} else {
+				at += call(audited)
+				bt += call(bare)
+			}
 		}
 		bareT += bt
 		audT += at
