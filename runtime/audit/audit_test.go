@@ -172,7 +172,7 @@ func TestRedaction(t *testing.T) {
 	}
 	require.Len(t, recs, 2)
 	assert.Equal(t, []string{"key", "secret"}, recs[0].Redacted)
-	assert.JSONEq(t, `{"secret":"[redacted]","key":"[redacted]","word":"plain"}`, string(recs[0].Args))
+	assert.Equal(t, `{"secret":"[redacted]","key":"[redacted]","word":"plain"}`, string(recs[0].Args), "order kept")
 	assert.Equal(t, []string{"[redacted]", "[redacted]", "plain"}, recs[0].Argv[1:])
 	assert.Contains(t, recs[1].Error, "[redacted]")
 }

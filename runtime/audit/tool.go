@@ -192,22 +192,41 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 
 const redactedValue = `"[redacted]"`
 
-// redactArgs returns args with the values of the redacted slots replaced,
-// the names of those slots, and the values' texts to hide elsewhere.
+// redactArgs returns args with the values of the redacted slots replaced
+// (keys kept in the order sent, duplicates included), the names of those
+// slots, and the values' texts to hide elsewhere.
 func (a *Auditor) redactArgs(args []byte) (rawJSON, []string, []string) {
 	if len(a.redact) == 0 || args[0] != '{' {
 		return rawJSON(args), nil, nil
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return rawJSON(args), nil, nil
 	}
+	var out bytes.Buffer
+	out.WriteByte('{')
 	var names, secrets []string
-	for k, v := range m {
-		if !a.redact[k] {
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		var v json.RawMessage
+		if err != nil || !ok || dec.Decode(&v) != nil {
+			return rawJSON(`"[unparsable arguments redacted]"`), []string{"*"}, nil
+		}
+		if out.Len() > 1 {
+			out.WriteByte(',')
+		}
+		kb, _ := json.Marshal(key)
+		out.Write(kb)
+		out.WriteByte(':')
+		if !a.redact[key] {
+			out.Write(v)
 			continue
 		}
-		names = append(names, k)
+		if !slices.Contains(names, key) {
+			names = append(names, key)
+		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			s = string(v) // a number, an array…: its text
@@ -215,17 +234,14 @@ func (a *Auditor) redactArgs(args []byte) (rawJSON, []string, []string) {
 		if s != "" {
 			secrets = append(secrets, s)
 		}
-		m[k] = json.RawMessage(redactedValue)
+		out.WriteString(redactedValue)
 	}
+	out.WriteByte('}')
 	if len(names) == 0 {
 		return rawJSON(args), nil, nil
 	}
 	slices.Sort(names)
-	out, err := json.Marshal(m) // keys sorted; values as sent
-	if err != nil {
-		return rawJSON(`{}`), names, secrets
-	}
-	return rawJSON(out), names, secrets
+	return rawJSON(out.Bytes()), names, secrets
 }
 
 // hide replaces a secret that is the whole of s, and every occurrence of a

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -51,6 +53,15 @@ type config struct {
 	maxArgs       int
 	maxMessage    int
 	maxCalls      int
+	wrap          func(tool.Tool, tool.Form) tool.Tool
+}
+
+// WithToolWrapper wraps every tool the server serves (at New and at each
+// Sync), for instance with an audit.Auditor's Wrap; the wrapper sees the
+// tool's lineage form. The definition (name, description, schema) served
+// is the wrapped tool's.
+func WithToolWrapper(wrap func(tool.Tool, tool.Form) tool.Tool) Option {
+	return func(c *config) { c.wrap = wrap }
 }
 
 // WithLogger sets where the server logs (never to its protocol output). The
@@ -95,6 +106,16 @@ type Server struct {
 	syncMu  sync.Mutex    // serialises Sync
 	mu      sync.RWMutex  // guards served
 	served  map[string]served
+	wrap    func(tool.Tool, tool.Form) tool.Tool
+
+	// Graceful shutdown (Drain): while draining no call starts; running
+	// ones are counted in running and cancelled through stopCalls.
+	runMu     sync.Mutex
+	draining  bool
+	running   int
+	idle      chan struct{} // closed when running drops to 0 while draining
+	callsCtx  context.Context
+	stopCalls context.CancelCauseFunc
 }
 
 // served is a tool as the server currently advertises it.
@@ -136,7 +157,8 @@ func New(reg *tool.Registry, opts ...Option) (*Server, error) {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{reg: reg, logger: c.logger, maxArgs: c.maxArgs, maxMsg: c.maxMessage,
-		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}}
+		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}, wrap: c.wrap}
+	s.callsCtx, s.stopCalls = context.WithCancelCause(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: c.name, Version: c.version}, &sdk.ServerOptions{
 		Instructions: c.instructions,
 		Logger:       c.logger,
@@ -221,7 +243,13 @@ func (s *Server) Sync() Changes {
 func (s *Server) sync() Changes {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	defs, errs := definitions(s.reg.Entries()) // one snapshot
+	entries := s.reg.Entries() // one snapshot
+	if s.wrap != nil {
+		for i, e := range entries {
+			entries[i].Tool = s.wrap(e.Tool, e.Form)
+		}
+	}
+	defs, errs := definitions(entries)
 	for _, err := range errs {
 		s.logger.Error(err.Error())
 	}
@@ -287,8 +315,17 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
+	if !s.enter() {
+		return errorResult(fmt.Errorf("%s: not run: the server is shutting down; call again (another replica may answer)", name)), nil
+	}
+	defer s.leave()
 	ctx, done := withSession(ctx)
 	defer done()
+	ctx = audit.WithCaller(ctx, caller(ctx, req))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopAfter := context.AfterFunc(s.callsCtx, func() { cancel(context.Cause(s.callsCtx)) })
+	defer stopAfter()
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -325,9 +362,11 @@ func errorResult(err error) *sdk.CallToolResult {
 // context cancelled when the client is gone, which every call of the session
 // also watches, and the calls still running.
 type session struct {
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	calls  sync.WaitGroup
+	ctx       context.Context
+	cancel    context.CancelCauseFunc
+	calls     sync.WaitGroup
+	transport string // "stdio" (Serve) or "connect" (Connect)
+	id        string // random, for the audit log
 }
 
 type sessionKey struct{}
@@ -338,10 +377,23 @@ var errClientGone = errors.New("mcp: the client closed the connection")
 // newSession returns a session whose context ends with parent, and the
 // context to connect with, which carries the session down to the handlers
 // (the SDK derives every request's context from it, values included).
-func newSession(parent context.Context) (*session, context.Context) {
+func newSession(parent context.Context, transport string) (*session, context.Context) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sess := &session{ctx: ctx, cancel: cancel}
+	sess := &session{ctx: ctx, cancel: cancel, transport: transport, id: rand.Text()[:16]}
 	return sess, context.WithValue(parent, sessionKey{}, sess)
+}
+
+// caller says who made a call, for the audit log: the stdio (or Connect)
+// session carried by ctx, or else an HTTP session of the SDK's handler.
+func caller(ctx context.Context, req *sdk.CallToolRequest) audit.Caller {
+	if sess, ok := ctx.Value(sessionKey{}).(*session); ok {
+		return audit.Caller{Transport: sess.transport, Session: sess.id}
+	}
+	c := audit.Caller{Transport: "http"}
+	if req.Session != nil {
+		c.Session = req.Session.ID()
+	}
+	return c
 }
 
 // withSession returns ctx, also cancelled when the session of the request
@@ -366,7 +418,7 @@ func withSession(ctx context.Context) (_ context.Context, done func()) {
 // cancelled when it ends or ctx is done. Serve is the stdio form, with
 // tolerant framing; use Connect to embed the server elsewhere.
 func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
-	sess, cctx := newSession(ctx)
+	sess, cctx := newSession(ctx, "connect")
 	ss, err := s.sdk.Connect(cctx, t, nil)
 	if err != nil {
 		sess.cancel(err)
@@ -390,7 +442,7 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 // which ends the goroutine reading it; otherwise that goroutine ends when
 // r's Read returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	sess, cctx := newSession(ctx)
+	sess, cctx := newSession(ctx, "stdio")
 	defer sess.cancel(errClientGone)
 	t := &lineTransport{r: r, w: w, max: s.maxMsg, logger: s.logger,
 		onEOF: func() { sess.cancel(errClientGone) }}
@@ -424,6 +476,64 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	return nil
 }
+
+// Drain stops the server taking calls and waits for the running ones: from
+// now on a tools/call is answered with an isError result saying the server is
+// shutting down (over HTTP, Handler answers 503 instead). When ctx ends
+// before the running calls do, they are cancelled (their process groups
+// killed) and Drain waits for them to return, then returns ctx's error.
+func (s *Server) Drain(ctx context.Context) error {
+	s.runMu.Lock()
+	s.draining = true
+	if s.running == 0 {
+		s.runMu.Unlock()
+		return nil
+	}
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	idle := s.idle
+	s.runMu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		s.stopCalls(errShutdown)
+		<-idle
+		return ctx.Err()
+	}
+}
+
+// Draining reports whether Drain was called.
+func (s *Server) Draining() bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.draining
+}
+
+// enter counts a call as running, unless the server is draining.
+func (s *Server) enter() bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *Server) leave() {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	s.running--
+	if s.running == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
+}
+
+// errShutdown is the cause of a call's cancellation at the shutdown deadline.
+var errShutdown = errors.New("mcp: the server shut down before the call finished")
 
 func (s *Server) toolCount() int {
 	s.mu.RLock()
