@@ -50,7 +50,8 @@ type HTTPOptions struct {
 //   - with a Token, the Authorization header must carry it: 401 otherwise,
 //     with a WWW-Authenticate: Bearer header and no other detail;
 //   - a request with an Origin header must come from the server's own
-//     origin (the Host it was sent to) or one of AllowedOrigins: 403
+//     origin (the scheme and Host it was sent to; behind a proxy that
+//     terminates TLS, list the public origin) or one of AllowedOrigins: 403
 //     otherwise (DNS-rebinding and cross-site protection; "null" is
 //     refused). The SDK also refuses, on a loopback listener, a Host that
 //     is not a loopback name (403);
@@ -152,7 +153,11 @@ func (h *httpGate) originAllowed(r *http.Request) bool {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false // "null", file://, garbage
 	}
-	return sameHost(u.Host, u.Scheme, strings.ToLower(r.Host))
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return u.Scheme == scheme && sameHost(u.Host, u.Scheme, strings.ToLower(r.Host))
 }
 
 // sameHost compares host[:port] of an origin with a request's Host, with

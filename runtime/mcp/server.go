@@ -334,6 +334,9 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	}
 	start := time.Now()
 	text, err := s.call(ctx, t, args)
+	if err != nil && s.callsCtx.Err() != nil {
+		err = fmt.Errorf("%w (%v)", err, errShutdown)
+	}
 	s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
 	if err != nil {
 		return errorResult(err), nil
@@ -547,4 +550,11 @@ func moduleVersion() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// runningCalls returns the number of calls running (for tests).
+func (s *Server) runningCalls() int {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.running
 }
