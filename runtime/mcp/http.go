@@ -120,6 +120,10 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
 		return
 	}
+	if r.Method != http.MethodGet {
+		h.s.addRequests(1)
+		defer h.s.addRequests(-1)
+	}
 	h.inner.ServeHTTP(w, r)
 }
 

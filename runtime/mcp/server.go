@@ -114,6 +114,7 @@ type Server struct {
 	draining  bool
 	running   int
 	idle      chan struct{} // closed when running drops to 0 while draining
+	requests  int           // HTTP requests in flight (Handler), under runMu
 	callsCtx  context.Context
 	stopCalls context.CancelCauseFunc
 }
@@ -485,7 +486,19 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // shutting down (over HTTP, Handler answers 503 instead). When ctx ends
 // before the running calls do, they are cancelled (their process groups
 // killed) and Drain waits for them to return, then returns ctx's error.
+//
+// Over HTTP, Drain then waits (at most drainTimeout) until the requests in
+// flight have been answered, so that CloseSessions after it cuts no answer.
 func (s *Server) Drain(ctx context.Context) error {
+	err := s.drainCalls(ctx)
+	deadline := time.Now().Add(drainTimeout)
+	for s.httpRequests() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return err
+}
+
+func (s *Server) drainCalls(ctx context.Context) error {
 	s.runMu.Lock()
 	s.draining = true
 	if s.running == 0 {
@@ -505,6 +518,20 @@ func (s *Server) Drain(ctx context.Context) error {
 		<-idle
 		return ctx.Err()
 	}
+}
+
+// httpRequests returns the number of HTTP requests in flight other than
+// server-to-client streams (GET).
+func (s *Server) httpRequests() int {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.requests
+}
+
+func (s *Server) addRequests(n int) {
+	s.runMu.Lock()
+	s.requests += n
+	s.runMu.Unlock()
 }
 
 // Draining reports whether Drain was called.
