@@ -320,11 +320,15 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return errorResult(fmt.Errorf("%s: not run: the server is shutting down; call again (another replica may answer)", name)), nil
 	}
 	defer s.leave()
-	ctx, done := withSession(ctx)
-	defer done()
-	ctx = audit.WithCaller(ctx, caller(ctx, req))
+	if s.wrap != nil { // only a wrapper (the audit log) asks who called
+		ctx = audit.WithCaller(ctx, caller(ctx, req))
+	}
+	// One context per call, cancelled when the session ends (withSession)
+	// or at the shutdown deadline (Drain).
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	done := withSession(ctx, cancel)
+	defer done()
 	stopAfter := context.AfterFunc(s.callsCtx, func() { cancel(context.Cause(s.callsCtx)) })
 	defer stopAfter()
 	select {
@@ -400,19 +404,18 @@ func caller(ctx context.Context, req *sdk.CallToolRequest) audit.Caller {
 	return c
 }
 
-// withSession returns ctx, also cancelled when the session of the request
-// ends, and counts the call as running in its session until done is called.
-func withSession(ctx context.Context) (_ context.Context, done func()) {
+// withSession arranges for cancel (the call's) to run when the session of
+// the request (carried by ctx) ends, and counts the call as running in its
+// session until done is called.
+func withSession(ctx context.Context, cancel context.CancelCauseFunc) (done func()) {
 	sess, ok := ctx.Value(sessionKey{}).(*session)
 	if !ok {
-		return ctx, func() {}
+		return func() {}
 	}
 	sess.calls.Add(1)
-	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(sess.ctx, func() { cancel(context.Cause(sess.ctx)) })
-	return ctx, func() {
+	return func() {
 		stop()
-		cancel(nil)
 		sess.calls.Done()
 	}
 }
