@@ -602,15 +602,21 @@ func TestServeHTTPEndToEnd(t *testing.T) {
 	}
 	t.Run("auth-and-audit", func(t *testing.T) { testHTTPAuthAndAudit(t, bin) })
 	t.Run("origin", func(t *testing.T) { testHTTPOrigin(t, bin) })
-	t.Run("watch", func(t *testing.T) { testHTTPWatch(t, bin) })
-	t.Run("replicas", func(t *testing.T) { testHTTPReplicas(t, bin) })
-	t.Run("sigterm", func(t *testing.T) { testHTTPSigterm(t, bin) })
-	t.Run("1000-calls", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("slow: runs in make test-all")
-		}
-		testHTTP1000Calls(t, bin)
-	})
+	// The rest take seconds under -race; their in-process twins in
+	// runtime/mcp (TestHTTPListChangedAfterSync, TestHTTPDrain,
+	// TestHTTPStatelessReplicasBehindAProxy) run in every mode.
+	slow := func(name string, f func(*testing.T, string)) {
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("slow: runs in make test-all")
+			}
+			f(t, bin)
+		})
+	}
+	slow("watch", testHTTPWatch)
+	slow("replicas", testHTTPReplicas)
+	slow("sigterm", testHTTPSigterm)
+	slow("1000-calls", testHTTP1000Calls)
 }
 
 // httpServer is one "toolgen serve --http" process.
