@@ -66,6 +66,7 @@ type serveFlags struct {
 	auditRedact     string
 	auditMaxSize    byteSize
 	auditKeep       int
+	maxCalls        int
 }
 
 func runServe(c *command, env *cmdEnv, args []string) int {
@@ -77,6 +78,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port) instead of stdio")
 	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: loopback only)")
 	fs.BoolVar(&sf.stateless, "stateless", false, "HTTP: no server-side sessions, so replicas behind any load balancer serve one fleet (no list_changed)")
+	fs.IntVar(&sf.maxCalls, "max-calls", mcp.DefaultMaxConcurrentCalls, "calls that may run at once (all sessions together); more wait for a free slot")
 	fs.IntVar(&sf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP: sessions open at once; more get 503")
 	fs.DurationVar(&sf.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "HTTP: close a session idle for this long")
 	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long running calls may finish before they are killed")
@@ -107,6 +109,9 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 			}
 		}
 	}
+	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
+		return c.usageErr(env, "--max-calls, --max-sessions and --audit-keep want a positive number")
+	}
 	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize > 0) {
 		return c.usageErr(env, "--audit-redact and --audit-max-size need --audit FILE")
 	}
@@ -136,7 +141,8 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	// a higher target trades little CPU for RSS (33 MiB instead of 16 MiB
 	// after 1,000 calls at GOGC=400; runtime/mcp/internal/mcpbench).
 	logger := slog.New(slog.NewTextHandler(env.stderr, nil)).With("cmd", "toolgen serve")
-	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion())}
+	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()),
+		mcp.WithMaxConcurrentCalls(sf.maxCalls)}
 	if sf.auditFile != "" {
 		log, err := openAudit(env, sf, f.workspace)
 		if err != nil {
