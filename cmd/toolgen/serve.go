@@ -52,7 +52,6 @@ call is refused. Summarise a log with "toolgen audit FILE".
 // tokenEnv is the environment variable holding the HTTP bearer token.
 const tokenEnv = "TOOLGEN_TOKEN"
 
-
 // serveFlags are serve's own flags, beside the shared toolFlags.
 type serveFlags struct {
 	httpAddr        string
