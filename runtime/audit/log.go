@@ -214,18 +214,29 @@ func (l *Log) syncLoop() {
 	}
 }
 
-// Sync fsyncs what was written, if anything; a failure breaks the log.
+// Sync fsyncs what was written, if anything; a failure breaks the log. It
+// does not hold the lock during the fsync, so records keep being written
+// meanwhile.
 func (l *Log) Sync() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.err != nil || l.f == nil || !l.dirty {
-		return l.err
+		err := l.err
+		l.mu.Unlock()
+		return err
 	}
 	l.dirty = false
-	if err := l.f.Sync(); err != nil {
-		return l.fail(fmt.Errorf("audit: fsync %s: %w", l.path, err))
+	f := l.f
+	l.mu.Unlock()
+	err := f.Sync()
+	if err == nil || errors.Is(err, os.ErrClosed) {
+		return nil // closed by a rotation, which syncs before closing
 	}
-	return nil
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.err = fmt.Errorf("audit: fsync %s: %w", l.path, err)
+	}
+	return l.err
 }
 
 // Close syncs and closes the file (not a stream given to NewWriter). Later
