@@ -34,7 +34,7 @@ func TestServeEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the toolgen binary")
 	}
-	bin := toolgenBinary(t)
+	bin := builtToolgen(t)
 	t.Run("tools", func(t *testing.T) { testServeTools(t, bin) })
 	t.Run("cancel", func(t *testing.T) { testServeCancel(t, bin) })
 	t.Run("watch", func(t *testing.T) { testServeWatch(t, bin) })
@@ -43,33 +43,17 @@ func TestServeEndToEnd(t *testing.T) {
 	t.Run("sigterm", func(t *testing.T) { testServeSigterm(t, bin) })
 }
 
-// toolgenBinary builds toolgen once per test run (every test that needs the
-// binary shares it) and returns its path.
-func toolgenBinary(t *testing.T) string {
+// builtToolgen returns the toolgen binary built once per test binary
+// (toolgenBinary, startup_bench_test.go), failing the test when it cannot
+// be built.
+func builtToolgen(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "toolgen-e2e-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "toolgen")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := toolgenBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return builtBin
+	return bin
 }
-
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
 
 // napDescriptor is a descriptor tool that runs sleep: a long call to cancel.
 const napDescriptor = `{
@@ -197,7 +181,7 @@ func testServeTools(t *testing.T, bin string) {
 	cs, _, _ := startClient(t, bin, "", nil, "--tools", tools, "--workspace", ws)
 
 	names := toolNames(t, cs)
-	for _, want := range []string{"grep_text", "find_files", "sed_print", "search_text", "nap"} {
+	for _, want := range []string{"grep_text", "find_files", "sed_print", "nap"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools/list lacks %s: %v", want, names)
 		}
@@ -232,7 +216,6 @@ func testServeTools(t *testing.T, bin string) {
 		want       string
 	}{
 		{"builtin", "grep_text", map[string]any{"pattern": "needle", "path": "."}, "a.txt:2:a needle here"},
-		{"generated", "search_text", map[string]any{"pattern": "needle"}, "a.txt:2:a needle here"},
 		{"descriptor", "nap", map[string]any{"secs": 0}, "exit: 0\noutput: "},
 	} {
 		text, isErr := callText(t, cs, tc.tool, tc.args)
@@ -598,7 +581,7 @@ func TestServeHTTPEndToEnd(t *testing.T) {
 			t.Skip("no toolgen on PATH")
 		}
 	} else {
-		bin = toolgenBinary(t)
+		bin = builtToolgen(t)
 	}
 	t.Run("auth-and-audit", func(t *testing.T) { testHTTPAuthAndAudit(t, bin) })
 	t.Run("origin", func(t *testing.T) { testHTTPOrigin(t, bin) })
