@@ -93,7 +93,7 @@ func run(bin string, seq, par, total int, modes []string) error {
 	rows = append(rows, floor)
 	for _, mode := range modes {
 		mode = strings.TrimSpace(mode)
-		args := []string{"serve", "--tools", tools, "--workspace", ws, "--confine", mode}
+		args := []string{"serve", "--tools", tools, "--workspace", ws, "--confine", mode, "--no-builtins"}
 		for _, transport := range []string{"stdio", "http"} {
 			r, err := benchServer(bin, transport, args, seq, par, total)
 			if err != nil {
