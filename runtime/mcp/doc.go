@@ -1,5 +1,6 @@
-// Package mcp serves a tool.Registry to any MCP client, over stdio, with the
-// Model Context Protocol Go SDK (github.com/modelcontextprotocol/go-sdk).
+// Package mcp serves a tool.Registry to any MCP client, over stdio or
+// Streamable HTTP, with the Model Context Protocol Go SDK
+// (github.com/modelcontextprotocol/go-sdk).
 //
 //	p, err := preset.New(preset.WithWorkspace("."), preset.WithToolsDir("tools"))
 //	...
@@ -7,6 +8,19 @@
 //	...
 //	go p.Watch(ctx, func() { srv.Sync() })    // hot reload: list_changed
 //	err = srv.Serve(ctx, os.Stdin, os.Stdout) // stdout is the protocol
+//
+// or over HTTP (the SDK's StreamableHTTPHandler behind a bearer token, an
+// Origin check and bounds; see Handler), with a graceful stop:
+//
+//	http.Handle("/mcp", srv.Handler(mcp.HTTPOptions{Token: token, Stateless: true}))
+//	...
+//	srv.Drain(ctxWithDeadline) // no new calls; running ones finish or are killed
+//	srv.CloseSessions()
+//
+// WithToolWrapper wraps every served tool, e.g. with audit.Auditor.Wrap so
+// that each call is recorded; the call's context then carries an
+// audit.Caller naming the transport ("stdio", "http", "connect") and the
+// session.
 //
 // # Contract
 //
