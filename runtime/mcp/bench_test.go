@@ -40,7 +40,6 @@ import (
 
 const benchClients = 8
 
-
 type benchLayer struct {
 	name string
 	// setup returns one caller per client; each caller makes one call.
