@@ -342,7 +342,9 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if err != nil && s.callsCtx.Err() != nil {
 		err = fmt.Errorf("%w (%v)", err, errShutdown)
 	}
-	s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
+	if s.logger.Enabled(ctx, slog.LevelDebug) { // the arguments alone cost allocations
+		s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
+	}
 	if err != nil {
 		return errorResult(err), nil
 	}
