@@ -13,29 +13,32 @@ import (
 // Summary is what Summarize finds in a log.
 type Summary struct {
 	// Calls is the number of records.
-	Calls int
+	Calls int `json:"calls"`
 	// BadLines counts lines that are not records (line numbers in BadLineNos,
 	// at most 10).
-	BadLines   int
-	BadLineNos []int
+	BadLines   int   `json:"bad_lines"`
+	BadLineNos []int `json:"bad_line_numbers,omitempty"`
 	// Gaps counts places where seq jumps forward by more than one (a record
 	// missing: lost or removed); a drop back to 1 is a new server, not a gap.
-	Gaps int
+	Gaps int `json:"gaps"`
 	// Tools holds the calls per tool, by name.
-	Tools map[string]*ToolStats
+	Tools map[string]*ToolStats `json:"tools"`
 	// Refusals counts refused calls (613/614) by rule.
-	Refusals map[string]int
+	Refusals map[string]int `json:"refusals"`
 	// Slowest are the slowest calls, slowest first.
-	Slowest []Record
+	Slowest []Record `json:"slowest"`
 	// Killed are the calls whose process group was killed (timeout or
 	// cancellation), in log order.
-	Killed []Record
+	Killed []Record `json:"killed"`
 }
 
 // ToolStats are the calls of one tool.
 type ToolStats struct {
-	Calls, Refused, Failed, NonZero int
-	TotalMS                         float64
+	Calls   int     `json:"calls"`
+	Refused int     `json:"refused"`
+	Failed  int     `json:"failed"`
+	NonZero int     `json:"nonzero_exit"`
+	TotalMS float64 `json:"total_ms"`
 }
 
 // Summarize reads a log (one record per line) and keeps the top slowest
