@@ -1,13 +1,19 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/audit"
 )
 
 // errorCode returns the code of a JSON-RPC error response, failing the test
@@ -115,4 +121,54 @@ func decodeLine(t *testing.T, line string) map[string]any {
 	require.NoError(t, json.Unmarshal([]byte(line), &m), line)
 	m["_raw"] = line
 	return m
+}
+
+// TestRefusalsReachTheAuditLog: a call refused by the server's own argument
+// limit is recorded like any other 614, with the stdio session.
+func TestRefusalsReachTheAuditLog(t *testing.T) {
+	var buf lockedBuffer
+	a := audit.New(audit.NewWriter(&buf))
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "echo_word", "echo {word}", "word")),
+		WithToolWrapper(a.Wrap), WithMaxArgumentBytes(64))
+	c := serveRaw(t, srv)
+	c.initialize()
+	c.callTool(2, "echo_word", `{"word":"`+strings.Repeat("x", 100)+`"}`)
+	m, _ := c.response(2)
+	text, isErr := resultText(t, m)
+	require.True(t, isErr)
+	assert.Contains(t, text, "error 614")
+	c.callTool(3, "echo_word", `{"word":"ok"}`)
+	c.response(3)
+	var recs []audit.Record
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
+		recs = append(recs, r)
+	}
+	require.Len(t, recs, 2)
+	assert.Equal(t, 614, recs[0].Code)
+	assert.Equal(t, "argument size", recs[0].Rule)
+	assert.Empty(t, recs[0].Argv)
+	assert.Equal(t, "stdio", recs[0].Transport)
+	assert.NotEmpty(t, recs[0].Session)
+	assert.Equal(t, recs[0].Session, recs[1].Session)
+	assert.Equal(t, []string{"echo", "ok"}, []string{filepath.Base(recs[1].Argv[0]), recs[1].Argv[1]})
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

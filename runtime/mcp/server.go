@@ -245,9 +245,12 @@ func (s *Server) sync() Changes {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	entries := s.reg.Entries() // one snapshot
-	if s.wrap != nil {
-		for i, e := range entries {
-			entries[i].Tool = s.wrap(e.Tool, e.Form)
+	for i, e := range entries {
+		// The size limit inside the wrapper, so the audit log records
+		// the refusal like any other 614.
+		entries[i].Tool = limited{e.Tool, s.maxArgs}
+		if s.wrap != nil {
+			entries[i].Tool = s.wrap(entries[i].Tool, e.Form)
 		}
 	}
 	defs, errs := definitions(entries)
@@ -292,6 +295,21 @@ func (s *Server) sync() Changes {
 	return ch
 }
 
+// limited refuses arguments larger than max with a 614, without calling
+// the tool.
+type limited struct {
+	tool.Tool
+	max int
+}
+
+func (l limited) Call(ctx context.Context, args json.RawMessage) (string, error) {
+	if len(args) > l.max {
+		return "", tool.ValueErrorf("", "arguments are %d bytes; the limit is %d: pass large content through a file and give its path",
+			len(args), l.max)
+	}
+	return l.Tool.Call(ctx, args)
+}
+
 // lookup returns the tool served under name.
 func (s *Server) lookup(name string) (tool.Tool, bool) {
 	s.mu.RLock()
@@ -309,10 +327,6 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	args := req.Params.Arguments
-	if len(args) > s.maxArgs {
-		return errorResult(tool.ValueErrorf("", "arguments are %d bytes; the limit is %d: pass large content through a file and give its path",
-			len(args), s.maxArgs)), nil
-	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
