@@ -201,7 +201,14 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // file is "", or "" when neither gives one.
 func readToken(file string) (string, error) {
 	if file == "" {
-		return strings.TrimSpace(os.Getenv(tokenEnv)), nil
+		token := strings.TrimSpace(os.Getenv(tokenEnv))
+		// Commands never see the server's environment (the kernel builds
+		// theirs), but nothing else in this process needs it either.
+		os.Unsetenv(tokenEnv)
+		if token != "" && len(token) < 16 {
+			return "", fmt.Errorf("%s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", tokenEnv, len(token))
+		}
+		return token, nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
