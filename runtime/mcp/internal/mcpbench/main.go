@@ -34,9 +34,10 @@ import (
 func main() {
 	bin := flag.String("bin", "", "toolgen binary to measure (default: go build ./cmd/toolgen into a temporary directory)")
 	seq := flag.Int("seq", 200, "sequential calls timed for the median")
-	par := flag.Int("par", 400, "calls timed with 8 in flight")
+	par := flag.Int("par", 800, "calls timed with 8 in flight")
 	total := flag.Int("total", 1000, "calls made before the RSS is read")
 	modes := flag.String("confine", "off,best-effort", "comma-separated --confine modes to measure")
+	withAudit = flag.Bool("audit", true, "also measure stdio with --audit FILE")
 	flag.Parse()
 	if err := run(*bin, *seq, *par, *total, strings.Split(*modes, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench:", err)
@@ -45,6 +46,8 @@ func main() {
 }
 
 const inFlight = 8
+
+var withAudit *bool
 
 // result is one row of the table.
 type result struct {
@@ -102,14 +105,23 @@ func run(bin string, seq, par, total int, modes []string) error {
 			r.name = fmt.Sprintf("toolgen serve %s --confine %s", transport, mode)
 			rows = append(rows, r)
 		}
+		if *withAudit {
+			log := filepath.Join(dir, "audit-"+mode+".jsonl")
+			r, err := benchServer(bin, "stdio", append(slices.Clone(args), "--audit", log), seq, par, total)
+			if err != nil {
+				return fmt.Errorf("stdio --confine %s --audit: %w", mode, err)
+			}
+			r.name = fmt.Sprintf("toolgen serve stdio --confine %s --audit", mode)
+			rows = append(rows, r)
+		}
 	}
-	fmt.Printf("%-44s %12s %10s %14s %10s %12s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB")
+	fmt.Printf("%-50s %12s %10s %14s %10s %12s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB")
 	for _, r := range rows {
 		rss := "-"
 		if r.rss > 0 {
 			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rss)/1024, float64(r.peak)/1024)
 		}
-		fmt.Printf("%-44s %10.3fms %+8.3fms %14.0f %9.0f%% %12s\n", r.name, ms(r.median), ms(r.median-floor.median),
+		fmt.Printf("%-50s %10.3fms %+8.3fms %14.0f %9.0f%% %12s\n", r.name, ms(r.median), ms(r.median-floor.median),
 			r.callsPerS, 100*r.callsPerS/floor.callsPerS, rss)
 	}
 	fmt.Printf("(%d sequential calls for the median, %d calls with %d in flight, RSS after %d calls per server)\n", seq, par, inFlight, total)
