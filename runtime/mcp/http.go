@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,6 +98,9 @@ type httpGate struct {
 	opts     HTTPOptions
 	tokenSum []byte
 	origins  map[string]bool
+
+	mu      sync.Mutex
+	opening int // requests without a session id in flight (may open one)
 }
 
 func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -115,10 +119,25 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service Unavailable: shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	if !h.opts.Stateless && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && h.sessions() >= h.opts.MaxSessions {
-		w.Header().Set("Retry-After", "5")
-		http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
-		return
+	if !h.opts.Stateless && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		// A new session. Count those being opened too, so that a burst
+		// of initialize requests cannot overshoot the bound.
+		h.mu.Lock()
+		full := h.sessions()+h.opening >= h.opts.MaxSessions
+		if !full {
+			h.opening++
+		}
+		h.mu.Unlock()
+		if full {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() {
+			h.mu.Lock()
+			h.opening--
+			h.mu.Unlock()
+		}()
 	}
 	if r.Method != http.MethodGet {
 		h.s.addRequests(1)

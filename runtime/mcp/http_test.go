@@ -462,3 +462,27 @@ func Test1000HTTPCallsFrom50Clients(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPSessionBoundHoldsUnderABurst: 40 clients initialize at once
+// against MaxSessions 5: at most 5 get a session.
+func TestHTTPSessionBoundHoldsUnderABurst(t *testing.T) {
+	srv := echoServer(t)
+	endpoint := serveHTTP(t, srv, HTTPOptions{MaxSessions: 5})
+	var wg sync.WaitGroup
+	var ok atomic.Int64
+	for range 40 {
+		wg.Go(func() {
+			if resp, _ := post(t, endpoint, nil, ""); resp.StatusCode == http.StatusOK {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	for range srv.sdk.Sessions() {
+		n++
+	}
+	assert.LessOrEqual(t, n, 5)
+	assert.LessOrEqual(t, ok.Load(), int64(5))
+	assert.Positive(t, ok.Load())
+}
