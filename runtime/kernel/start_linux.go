@@ -1,0 +1,108 @@
+//go:build linux
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// call is one started command.
+type call struct {
+	proc  *os.Process
+	out   *os.File // read end of the output pipe
+	note  string   // Result.Notice
+	cg    *callCgroup
+	spawn *spawner
+}
+
+// devNullFile is the null device, opened once: every child's stdin.
+var devNullFile = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
+
+// start starts argv (argv[0] absolute) as the leader of a new process group
+// (and PID namespace, where possible), from the spawner of pol, in the
+// workspace, with the child environment, stdin from the null device and
+// stdout and stderr on one pipe; then it applies the resource limits.
+func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*call, error) {
+	path := argv[0]
+	devNull, err := devNullFile()
+	if err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	s, note, err := acquire(pol, d, k.mode)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
+	}
+	c := &call{note: note, spawn: s}
+	r, w, err := os.Pipe()
+	if err != nil {
+		c.done()
+		return nil, fmt.Errorf("kernel: output pipe: %w", err)
+	}
+	c.out = r
+	state := nsState.Load()
+	if state != nsUserPID {
+		if c.cg, err = newCallCgroup(k.limits.Processes); err != nil {
+			w.Close()
+			c.done()
+			return nil, fmt.Errorf("kernel: not running %s: %w", path, err)
+		}
+	}
+	// setup runs on the spawner's thread, which Landlock may keep from
+	// opening the cgroup's files: they are opened here.
+	var procs *os.File
+	if c.cg != nil {
+		if procs, err = c.cg.openProcs(); err != nil {
+			w.Close()
+			c.done()
+			return nil, fmt.Errorf("kernel: not running %s: %w", path, err)
+		}
+		defer procs.Close()
+	}
+	setup := func(pid int, state int32) error {
+		if err := applyRlimits(pid, k.limits, state); err != nil {
+			return fmt.Errorf("resource limits: %w", err)
+		}
+		if procs != nil {
+			if _, err := procs.WriteString(strconv.Itoa(pid)); err != nil {
+				return fmt.Errorf("pids cgroup: %w", err)
+			}
+		}
+		return nil
+	}
+	proc, _, err := startLeader(s, path, argv, os.ProcAttr{
+		Dir:   k.workspace,
+		Env:   k.ChildEnv(path),
+		Files: []*os.File{devNull, w, w},
+	}, setup)
+	w.Close() // the child has its copy; EOF comes when every holder is gone
+	if err != nil {
+		c.done()
+		return nil, fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
+	}
+	c.proc = proc
+	return c, nil
+}
+
+// done releases what the call held, once the leader is reaped (or was
+// never started).
+func (c *call) done() {
+	if c.out != nil {
+		c.out.Close()
+	}
+	if c.cg != nil {
+		c.cg.remove()
+	}
+	release(c.spawn)
+}
+
+// limitReason says which resource limit most likely ended the call.
+func (c *call) limitReason(l Limits, ps *os.ProcessState, output string) string {
+	ws, _ := ps.Sys().(syscall.WaitStatus)
+	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), output, c.cg != nil && c.cg.forkRefused())
+}
