@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -63,8 +64,12 @@ func sleepMarker() string {
 	return fmt.Sprintf("4%d.%d", markerSeq.Add(1)%10, os.Getpid()*100+int(markerSeq.Load()%100))
 }
 
-// pidsWith returns the live processes whose argv[1] is arg.
-func pidsWith(arg string) []int {
+// pidsWith returns the live processes with arg among their arguments.
+func pidsWith(arg string) []int { return pidsWhere(arg, false) }
+
+// pidsWhere returns the live processes with arg among their arguments, only
+// sleepers (sleep, or this binary's helper-sleep) when sleeping is set.
+func pidsWhere(arg string, sleeping bool) []int {
 	var out []int
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -76,18 +81,29 @@ func pidsWith(arg string) []int {
 		if err != nil {
 			continue
 		}
-		if args := strings.Split(string(b), "\x00"); len(args) > 1 && args[1] == arg && alive(pid) {
+		args := strings.Split(string(b), "\x00")
+		if sleeping && len(args) > 1 && filepath.Base(args[0]) != "sleep" && args[1] != "helper-sleep" {
+			continue
+		}
+		if len(args) > 1 && slices.Contains(args[1:], arg) && alive(pid) {
 			out = append(out, pid)
 		}
 	}
 	return out
 }
 
-// waitFor waits until a live process has argv[1] arg and returns its pid.
-func waitFor(t testing.TB, arg string) int {
+// waitFor waits until a live process has arg among its arguments and
+// returns its pid.
+func waitFor(t testing.TB, arg string) int { return waitWhere(t, arg, false) }
+
+// waitSleeper waits until a sleeper (see pidsWhere) has arg among its
+// arguments and returns its pid.
+func waitSleeper(t testing.TB, arg string) int { return waitWhere(t, arg, true) }
+
+func waitWhere(t testing.TB, arg string, sleeping bool) int {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		if pids := pidsWith(arg); len(pids) > 0 {
+		if pids := pidsWhere(arg, sleeping); len(pids) > 0 {
 			return pids[0]
 		}
 		time.Sleep(5 * time.Millisecond)

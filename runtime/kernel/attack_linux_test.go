@@ -1,0 +1,332 @@
+//go:build linux
+
+package kernel
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// The attack tests run real processes against a kernel in each mode. The
+// modes that need Landlock are skipped where it cannot enforce the policy.
+var allModes = []sandbox.Mode{sandbox.Strict, sandbox.BestEffort, sandbox.Off}
+
+// modeKernel returns a kernel in mode on workspace, or skips a Landlock
+// mode where Landlock cannot enforce every policy.
+func modeKernel(t *testing.T, ws string, mode sandbox.Mode, opts ...Option) *Kernel {
+	t.Helper()
+	if _, ok := sandbox.Available(); mode != sandbox.Off && !ok {
+		t.Skipf("%v: Landlock cannot enforce the policies here", mode)
+	}
+	k, err := New(ws, append([]Option{WithConfinement(mode)}, opts...)...)
+	require.NoError(t, err)
+	return k
+}
+
+// forModes runs f once per mode, as a subtest named for it.
+func forModes(t *testing.T, modes []sandbox.Mode, f func(t *testing.T, mode sandbox.Mode)) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) { f(t, mode) })
+	}
+}
+
+// gitRepo makes a git repository with one commit in a fresh directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	writeFile(t, ws, "a.txt", "alpha\n", 0o644)
+	for _, args := range [][]string{{"init", "-q", "."}, {"add", "."}, {"commit", "-q", "-m", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		cmd.Env = []string{"PATH=" + DefaultPath, "HOME=" + ws, "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x"}
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	return ws
+}
+
+// TestChildsWorld: HOME and the XDG directories are the kernel's empty
+// private directory, not the workspace, in every mode; a repository's
+// tracked .gitconfig is not git's global configuration; the cwd is the
+// workspace; the null device, /dev/zero and /dev/urandom work.
+func TestChildsWorld(t *testing.T) {
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		ws := gitRepo(t)
+		writeFile(t, ws, ".gitconfig", "[user]\n\tname = planted-by-the-repository\n[alias]\n\tst = !echo pw''ned\n", 0o644)
+		k := modeKernel(t, ws, mode)
+		require.NotEqual(t, ws, k.Home())
+		for _, key := range homeKeys {
+			res := mustRun(t, k, "printenv", key)
+			assert.Equal(t, k.Home()+"\n", res.Output, key)
+		}
+		res := mustRun(t, k, "pwd")
+		assert.Equal(t, ws+"\n", res.Output)
+		res = mustRun(t, k, "ls", "-A", k.Home())
+		assert.Equal(t, "exit: 0\noutput: ", res.Text(), "HOME is empty")
+
+		res = mustRun(t, k, "git", "config", "user.name")
+		assert.NotContains(t, res.Output, "planted")
+		res = mustRun(t, k, "git", "st")
+		assert.NotContains(t, res.Output, "pwned")
+
+		for _, argv := range [][]string{
+			{"head", "-c", "4", "/dev/zero"},
+			{"head", "-c", "4", "/dev/urandom"},
+			{"cat", "/dev/null"},
+			{"cp", "a.txt", "/dev/null"},
+		} {
+			res := mustRun(t, k, argv...)
+			assert.Equal(t, 0, res.ExitCode, "%q: %s", argv, res.Text())
+			assert.Empty(t, res.Notice, argv)
+		}
+	})
+}
+
+// TestHomeNotWritable: a confined command, even a writing one, cannot plant
+// a configuration file in HOME for the next call.
+func TestHomeNotWritable(t *testing.T) {
+	forModes(t, []sandbox.Mode{sandbox.Strict, sandbox.BestEffort}, func(t *testing.T, mode sandbox.Mode) {
+		k := modeKernel(t, t.TempDir(), mode).WithAccess(Access{Write: true})
+		res := mustRun(t, k, "touch", filepath.Join(k.Home(), ".gitconfig"))
+		assert.NotEqual(t, 0, res.ExitCode, res.Text())
+		_, err := os.Stat(filepath.Join(k.Home(), ".gitconfig"))
+		assert.True(t, os.IsNotExist(err), "a confined command wrote in HOME")
+		res = mustRun(t, k, "touch", "inside-the-workspace")
+		assert.Equal(t, 0, res.ExitCode, res.Text())
+	})
+}
+
+// TestExecuteSet: a granted program cannot start another one, whatever
+// trick it is asked to use, under Landlock; the same commands unconfined
+// show that each attack is real.
+func TestExecuteSet(t *testing.T) {
+	attacks := [][]string{
+		{"find", ".", "-maxdepth", "0", "-exec", "/bin/sh", "-c", "echo pw''ned", ";"},
+		{"env", "sh", "-c", "echo pw''ned"},
+		{"xargs", "sh", "-c", "echo pw''ned"},
+		{"git", "-c", "core.fsmonitor=echo pw''ned >&2; false", "status", "--short"},
+		{"git", "-c", "alias.x=!echo pw''ned", "x"},
+		{"nice", "sh", "-c", "echo pw''ned"},
+		{"timeout", "5", "sh", "-c", "echo pw''ned"},
+	}
+	for _, wrapper := range []string{"x86_64", "setarch", "linux64", "prlimit", "nohup", "stdbuf"} {
+		if p, err := exec.LookPath(wrapper); err == nil && strings.HasPrefix(p, "/usr/") || err == nil && strings.HasPrefix(p, "/bin/") {
+			switch wrapper {
+			case "setarch":
+				attacks = append(attacks, []string{wrapper, "x86_64", "sh", "-c", "echo pw''ned"})
+			case "stdbuf":
+				attacks = append(attacks, []string{wrapper, "-o0", "sh", "-c", "echo pw''ned"})
+			default:
+				attacks = append(attacks, []string{wrapper, "sh", "-c", "echo pw''ned"})
+			}
+		}
+	}
+	ws := gitRepo(t)
+	off := modeKernel(t, ws, sandbox.Off)
+	for _, argv := range attacks {
+		res := mustRun(t, off, argv...)
+		assert.Contains(t, res.Output, "pwned", "%q does not attack anything: fix the test", argv)
+	}
+	forModes(t, []sandbox.Mode{sandbox.Strict, sandbox.BestEffort}, func(t *testing.T, mode sandbox.Mode) {
+		k := modeKernel(t, ws, mode)
+		for _, argv := range attacks {
+			res := mustRun(t, k, argv...)
+			assert.NotContains(t, res.Output, "pwned", "%q", argv)
+			assert.Contains(t, strings.ToLower(res.Output), "permission denied", "%q: %s", argv, res.Text())
+		}
+		// The granted program itself runs, and git still works.
+		res := mustRun(t, k, "git", "log", "--oneline")
+		assert.Contains(t, res.Output, "first", res.Text())
+		res = mustRun(t, k, "find", ".", "-name", "a.txt")
+		assert.Equal(t, "./a.txt\n", res.Output, res.Text())
+	})
+}
+
+// TestLoaderCannotLoadAShell: the dynamic loader is in every execute set
+// (a dynamic program needs it), and it will run any ELF file it can read;
+// the shells and interpreters of the system's program directories are not
+// readable, so it cannot load one of them.
+func TestLoaderCannotLoadAShell(t *testing.T) {
+	ws := t.TempDir()
+	k := modeKernel(t, ws, sandbox.Strict)
+	find, err := k.LookPath("find")
+	require.NoError(t, err)
+	loader := loadInterp(find).elf
+	if loader == "" {
+		t.Skip("find is not dynamically linked here")
+	}
+	sh, err := k.LookPath("sh")
+	require.NoError(t, err)
+	res := mustRun(t, modeKernel(t, ws, sandbox.Off), "find", ".", "-maxdepth", "0", "-exec", loader, sh, "-c", "echo pw''ned", ";")
+	require.Contains(t, res.Output, "pwned", "the attack does not work unconfined: fix the test")
+	res = mustRun(t, k, "find", ".", "-maxdepth", "0", "-exec", loader, sh, "-c", "echo pw''ned", ";")
+	assert.NotContains(t, res.Output, "pwned")
+}
+
+// TestLoaderRunsWorkspaceELF pins a limit the README states: an ELF file in
+// the workspace (readable, as the whole workspace is) can be run through
+// the dynamic loader by a granted program that executes its arguments.
+// The deny list and the flag table keep such programs and flags away from
+// the model; Landlock alone does not.
+func TestLoaderRunsWorkspaceELF(t *testing.T) {
+	ws := t.TempDir()
+	k := modeKernel(t, ws, sandbox.Strict)
+	find, err := k.LookPath("find")
+	require.NoError(t, err)
+	loader := loadInterp(find).elf
+	echo, err := k.LookPath("echo")
+	require.NoError(t, err)
+	if loader == "" || loadInterp(echo).elf == "" {
+		t.Skip("not dynamically linked here")
+	}
+	b, err := os.ReadFile(echo)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "payload"), b, 0o644))
+	res := mustRun(t, k, "find", ".", "-maxdepth", "0", "-exec", loader, "./payload", "ran-from-the-workspace", ";")
+	assert.Contains(t, res.Output, "ran-from-the-workspace",
+		"the loader no longer runs a workspace ELF file: update README's security section")
+}
+
+// TestScriptRefusedConfined: a script cannot run confined (its interpreter
+// is never executable), and the refusal says why instead of a bare
+// "Permission denied"; unconfined it runs.
+func TestScriptRefusedConfined(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "s.sh", "#!/bin/sh\necho ran\n", 0o755)
+	script := filepath.Join(ws, "s.sh")
+	k := modeKernel(t, ws, sandbox.Strict)
+	res, err := k.Run(context.Background(), []string{script})
+	require.ErrorIs(t, err, ErrNotExecutable)
+	assert.Equal(t, 126, res.ExitCode)
+	assert.Contains(t, res.Output, "is a script for /bin/sh")
+	res = mustRun(t, modeKernel(t, ws, sandbox.Off), script)
+	assert.Equal(t, "ran\n", res.Output)
+}
+
+// escapeArgv is a command that leaves the call's session by a double fork
+// and setsid, leaving a process found by marker, then prints "escaped" and
+// exits (or, with wait, sleeps): the real setsid and sleep unconfined, this
+// test binary confined (a confined command may execute only its own
+// program).
+func escapeArgv(t *testing.T, mode sandbox.Mode, marker string, wait bool) []string {
+	if mode == sandbox.Off {
+		then := "echo escaped"
+		if wait {
+			then += "; sleep 60"
+		}
+		return []string{"sh", "-c", "setsid -f sleep " + marker + "; (sleep " + marker + " &) ; " + then}
+	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	argv := []string{self, "helper-escape", marker}
+	if wait {
+		argv = append(argv, "wait")
+	}
+	return argv
+}
+
+// TestNothingOutlivesTheCall: setsid -f, a double fork and a background
+// loop all die with the call, when it returns, times out or is cancelled.
+func TestNothingOutlivesTheCall(t *testing.T) {
+	if !strings.Contains(DescendantControl(), "PID namespace per call") {
+		t.Skip(DescendantControl())
+	}
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		t.Parallel()
+		k := modeKernel(t, t.TempDir(), mode, WithTimeout(10*time.Second))
+		m := sleepMarker()
+		start := time.Now()
+		res := mustRun(t, k, escapeArgv(t, mode, m, false)...)
+		assert.Contains(t, res.Output, "escaped", res.Text())
+		assert.Less(t, time.Since(start), 5*time.Second, "Run waited for the escaped process")
+		assertGone(t, m)
+
+		if mode == sandbox.Off {
+			m = sleepMarker()
+			res = mustRun(t, k, "bash", "-c", "while :; do sleep "+m+"; done & disown; echo started")
+			assert.Contains(t, res.Output, "started")
+			assertGone(t, m)
+		}
+
+		// After the timeout.
+		short := modeKernel(t, t.TempDir(), mode, WithTimeout(time.Second))
+		m = sleepMarker()
+		res = mustRun(t, short, escapeArgv(t, mode, m, true)...)
+		assert.True(t, res.TimedOut, res.Text())
+		assert.Contains(t, res.Output, "escaped", res.Text())
+		assertGone(t, m)
+
+		// After the caller's context is cancelled.
+		m = sleepMarker()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		type outcome struct {
+			res Result
+			err error
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, err := k.Run(ctx, escapeArgv(t, mode, m, true))
+			done <- outcome{res, err}
+		}()
+		var o outcome
+	wait:
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			select {
+			case o = <-done:
+				t.Fatalf("the call ended before it was cancelled: %v\n%s", o.err, o.res.Text())
+			default:
+			}
+			switch {
+			case len(pidsWhere(m, true)) > 0:
+				break wait
+			case time.Now().After(deadline):
+				cancel()
+				o = <-done
+				t.Fatalf("no escaped sleeper appeared: %v\n%s", o.err, o.res.Text())
+			}
+		}
+		cancel()
+		o = <-done
+		require.ErrorIs(t, o.err, context.Canceled)
+		assert.Equal(t, 137, o.res.ExitCode)
+		assertGone(t, m)
+	})
+}
+
+// TestHostKilled: when the process that runs the kernel dies by SIGKILL,
+// the command and what it left running (setsid included) die too.
+func TestHostKilled(t *testing.T) {
+	if !strings.Contains(DescendantControl(), "PID namespace per call") {
+		t.Skip(DescendantControl())
+	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		if _, ok := sandbox.Available(); mode != sandbox.Off && !ok {
+			t.Skip("no Landlock")
+		}
+		m := sleepMarker()
+		var argv []string
+		argv = escapeArgv(t, mode, m, true)
+		host := exec.Command(self, append([]string{"helper-host", mode.String()}, argv...)...)
+		require.NoError(t, host.Start())
+		waitSleeper(t, m)
+		require.NoError(t, host.Process.Signal(syscall.SIGKILL))
+		_ = host.Wait()
+		assertGone(t, m)
+	})
+}
