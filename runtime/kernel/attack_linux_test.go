@@ -246,7 +246,9 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	}
 	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
 		t.Parallel()
-		k := modeKernel(t, t.TempDir(), mode, WithTimeout(10*time.Second))
+		// No memory cap: the helper is this test binary, which under the
+		// race detector reserves terabytes of address space.
+		k := modeKernel(t, t.TempDir(), mode, WithTimeout(10*time.Second), WithMemoryLimit(0))
 		m := sleepMarker()
 		start := time.Now()
 		res := mustRun(t, k, escapeArgv(t, mode, m, false)...)
@@ -261,13 +263,20 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 			assertGone(t, m)
 		}
 
-		// After the timeout.
-		short := modeKernel(t, t.TempDir(), mode, WithTimeout(time.Second))
-		m = sleepMarker()
-		res = mustRun(t, short, escapeArgv(t, mode, m, true)...)
-		assert.True(t, res.TimedOut, res.Text())
-		assert.Contains(t, res.Output, "escaped", res.Text())
-		assertGone(t, m)
+		// After the timeout (confined, the helper takes seconds to start
+		// under the race detector on a loaded machine: slow).
+		if mode == sandbox.Off || !testing.Short() {
+			timeout := time.Second
+			if mode != sandbox.Off {
+				timeout = 4 * time.Second
+			}
+			short := modeKernel(t, t.TempDir(), mode, WithTimeout(timeout), WithMemoryLimit(0))
+			m = sleepMarker()
+			res = mustRun(t, short, escapeArgv(t, mode, m, true)...)
+			assert.True(t, res.TimedOut, res.Text())
+			assert.Contains(t, res.Output, "escaped", res.Text())
+			assertGone(t, m)
+		}
 
 		// After the caller's context is cancelled.
 		m = sleepMarker()
@@ -328,5 +337,60 @@ func TestHostKilled(t *testing.T) {
 		require.NoError(t, host.Process.Signal(syscall.SIGKILL))
 		_ = host.Wait()
 		assertGone(t, m)
+	})
+}
+
+// TestMemoryLimit: sed on a huge single-line file stops at the memory cap,
+// with the reason in the Result; the host is untouched.
+func TestMemoryLimit(t *testing.T) {
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		ws := t.TempDir()
+		f, err := os.Create(filepath.Join(ws, "big"))
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(1<<30)) // sparse: 1 GiB of NULs, one line
+		require.NoError(t, f.Close())
+		// 256 MiB: the peak RSS the kernel sees includes the host's at the
+		// fork (see limitReason), some 50 MiB for a race-enabled test.
+		k := modeKernel(t, ws, mode, WithMemoryLimit(256<<20))
+		res := mustRun(t, k, "sed", "-n", "1p", "big")
+		// GNU sed 4.9 exits 0 with no output when its line buffer cannot
+		// grow: the reason must say what happened anyway.
+		assert.Contains(t, res.Limit, "near the memory limit 256 MiB", res.Text())
+		assert.Contains(t, res.Text(), "\n[memory: peak ")
+		res = mustRun(t, k, "sed", "-n", "1p", "/dev/null")
+		assert.Equal(t, "exit: 0\noutput: ", res.Text(), "a small job fits")
+	})
+}
+
+// TestCPULimit: a CPU burner ends at the CPU cap, well before the timeout,
+// with the reason in the Result.
+func TestCPULimit(t *testing.T) {
+	modes := allModes
+	if testing.Short() {
+		modes = []sandbox.Mode{sandbox.BestEffort}
+	}
+	forModes(t, modes, func(t *testing.T, mode sandbox.Mode) {
+		t.Parallel()
+		k := modeKernel(t, t.TempDir(), mode, WithCPULimit(time.Second), WithTimeout(20*time.Second))
+		start := time.Now()
+		res := mustRun(t, k, "bash", "-c", "while :; do :; done")
+		assert.Less(t, time.Since(start), 10*time.Second)
+		assert.False(t, res.TimedOut)
+		assert.Equal(t, "cpu time limit 1s exceeded", res.Limit, res.Text())
+		assert.Contains(t, res.Text(), "\n[cpu time limit 1s exceeded]")
+	})
+}
+
+// TestForkBombBounded: a fork bomb gets no more processes than the cap, the
+// Result says so, and nothing of it is left after the call.
+func TestForkBombBounded(t *testing.T) {
+	if e := ProcessLimitEnforcement(); strings.HasPrefix(e, "not enforced") {
+		t.Skip(e)
+	}
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		t.Parallel()
+		k := modeKernel(t, t.TempDir(), mode, WithProcessLimit(24), WithTimeout(2*time.Second))
+		res := mustRun(t, k, "bash", "-c", ":(){ :|:& };:; sleep 1 <> <(:) || read -t 1 <> /dev/zero; wait")
+		assert.Contains(t, res.Limit, "process limit 24 reached", res.Text())
 	})
 }

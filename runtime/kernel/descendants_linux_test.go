@@ -35,4 +35,3 @@ func TestLeaderIgnoresOwnSignals(t *testing.T) {
 	assert.Equal(t, 0, res.ExitCode)
 	assert.Equal(t, "survived\n", res.Output)
 }
-

@@ -102,15 +102,28 @@ func formatBytes(n int64) string {
 }
 
 // limitReason says which limit most likely ended a command, "" for none.
-// cpu is the leader's CPU time; forkRefused reports that the process cap
-// refused a fork (known exactly where a pids cgroup enforces it).
-func (l Limits) limitReason(ws syscall.WaitStatus, cpu time.Duration, output string, forkRefused bool) string {
+// cpu is the leader's CPU time, maxRSS the peak resident size (bytes) of
+// the leader and its reaped descendants; forkRefused reports that the
+// process cap refused a fork (known exactly where a pids cgroup enforces
+// it). The memory reason is a judgement: RLIMIT_AS makes an allocation
+// fail, and what a program does then is up to it (GNU sed 4.9 takes a
+// failed line read for the end of its input and exits 0), so a peak RSS of
+// 40 % of the cap or more, or an error message about memory, is reported.
+// The peak is the kernel's ru_maxrss, which also counts the host's own
+// resident size at the start (the child shares the host's memory from the
+// vfork until its exec): a host of 20 MiB under a 1 GiB cap is far from
+// the threshold.
+func (l Limits) limitReason(ws syscall.WaitStatus, cpu time.Duration, maxRSS int64, output string, forkRefused bool) string {
 	switch {
 	case l.CPU > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU ||
 		ws.Signal() == syscall.SIGKILL && cpu >= time.Duration(l.cpuSeconds())*time.Second):
 		return fmt.Sprintf("cpu time limit %ds exceeded", l.cpuSeconds())
 	case l.Processes > 0 && forkRefused:
 		return fmt.Sprintf("process limit %d reached: a fork was refused", l.Processes)
+	}
+	if l.Memory > 0 && maxRSS >= l.Memory/10*4 {
+		return fmt.Sprintf("memory: peak %s resident, near the memory limit %s (address space): "+
+			"an allocation may have failed and the output may be incomplete", formatBytes(maxRSS&^(1<<20-1)), formatBytes(l.Memory))
 	}
 	if ws.ExitStatus() == 0 && !ws.Signaled() {
 		return ""

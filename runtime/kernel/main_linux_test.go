@@ -89,7 +89,7 @@ func helperHost(mode string, argv []string) int {
 		return 1
 	}
 	defer os.RemoveAll(ws)
-	k, err := New(ws, WithConfinement(m), WithTimeout(time.Minute))
+	k, err := New(ws, WithConfinement(m), WithTimeout(time.Minute), WithMemoryLimit(0))
 	if err != nil {
 		fmt.Println(err)
 		return 1

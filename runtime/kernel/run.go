@@ -104,8 +104,8 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	default: // not reached: a started command always has a wait status
 		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
 	}
-	if ps != nil && !res.TimedOut && ctxErr == nil {
-		res.Limit = c.limitReason(k.limits, ps, res.Output)
+	if ps != nil && ctxErr == nil {
+		res.Limit = c.limitReason(k.limits, ps, res.Output, res.TimedOut)
 	}
 	if ctxErr != nil {
 		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)

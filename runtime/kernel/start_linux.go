@@ -102,7 +102,20 @@ func (c *call) done() {
 }
 
 // limitReason says which resource limit most likely ended the call.
-func (c *call) limitReason(l Limits, ps *os.ProcessState, output string) string {
+// After a timeout, only a refused fork is worth telling: the kill was the
+// kernel's.
+func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
+	refused := c.cg != nil && c.cg.forkRefused()
+	if timedOut {
+		if refused && l.Processes > 0 {
+			return l.limitReason(0, 0, 0, "", true)
+		}
+		return ""
+	}
 	ws, _ := ps.Sys().(syscall.WaitStatus)
-	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), output, c.cg != nil && c.cg.forkRefused())
+	var rss int64
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // KiB on Linux
+	}
+	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)
 }

@@ -47,7 +47,7 @@ func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*ca
 
 func (c *call) done() { c.out.Close() }
 
-func (c *call) limitReason(Limits, *os.ProcessState, string) string { return "" }
+func (c *call) limitReason(Limits, *os.ProcessState, string, bool) string { return "" }
 
 // watchLeader returns a channel closed once the started leader has exited,
 // and reap, which returns its status. Without waitid(WNOWAIT) the leader is
