@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // pidsRoot is the directory under which calls get a pids cgroup of their
@@ -31,6 +33,7 @@ var pidsRoot = sync.OnceValue(func() string {
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return ""
 	}
+	removeStale(dir)
 	probe := filepath.Join(dir, "probe-"+strconv.Itoa(os.Getpid()))
 	if err := os.Mkdir(probe, 0o755); err != nil {
 		return ""
@@ -38,6 +41,20 @@ var pidsRoot = sync.OnceValue(func() string {
 	os.Remove(probe)
 	return dir
 })
+
+// removeStale removes the idle call cgroups that processes no longer
+// running left in dir (PID-SEQ), as a killed host does.
+func removeStale(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		pid, _, ok := strings.Cut(e.Name(), "-")
+		if n, err := strconv.Atoi(pid); ok && err == nil && n != os.Getpid() {
+			if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+}
 
 // ownCgroup returns this process's cgroup path in the v1 hierarchy of
 // controller, "/" when not found.
@@ -56,57 +73,67 @@ func ownCgroup(controller string) string {
 	return "/"
 }
 
-// callSeq numbers the cgroups of this process's calls.
-var callSeq atomic.Uint64
+// cgroupSeq numbers the cgroups of this process's spawners.
+var cgroupSeq atomic.Uint64
 
-// callCgroup is the pids cgroup of one call.
-type callCgroup struct{ dir string }
+// threadCgroup is the pids cgroup of one spawner thread. The thread joins
+// it before it forks anything, so every process it starts is born inside
+// (a cgroup v1 controller takes single threads, and a fork lands in the
+// cgroup of the thread that forks): no per-call attach, which costs a
+// fraction of a millisecond on cgroup v1.
+type threadCgroup struct {
+	dir string
+}
 
-// newCallCgroup makes a pids cgroup allowing max processes, or returns nil
-// when there is no pids hierarchy to use.
-func newCallCgroup(max int) (*callCgroup, error) {
+// newThreadCgroup makes a pids cgroup for one spawner whose children may
+// have max processes at once, or returns nil when there is no pids
+// hierarchy to use. The spawner thread counts as one.
+func newThreadCgroup(max int) (*threadCgroup, error) {
 	root := pidsRoot()
 	if root == "" || max <= 0 {
 		return nil, nil
 	}
-	dir := filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(callSeq.Add(1), 10))
+	dir := filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(cgroupSeq.Add(1), 10))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("pids cgroup: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max+1)), 0); err != nil {
 		os.Remove(dir)
 		return nil, fmt.Errorf("pids cgroup: %w", err)
 	}
-	return &callCgroup{dir: dir}, nil
+	return &threadCgroup{dir: dir}, nil
 }
 
-// openProcs opens the cgroup's cgroup.procs for writing: writing a pid to
-// it moves that process in, and what it forks from then on is counted.
-func (c *callCgroup) openProcs() (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(c.dir, "cgroup.procs"), os.O_WRONLY, 0)
+// join moves the calling thread into the cgroup.
+func (c *threadCgroup) join() error {
+	err := os.WriteFile(filepath.Join(c.dir, "tasks"), []byte(strconv.Itoa(unix.Gettid())), 0)
 	if err != nil {
-		return nil, fmt.Errorf("pids cgroup: %w", err)
+		return fmt.Errorf("pids cgroup: %w", err)
 	}
-	return f, nil
+	return nil
 }
 
-// forkRefused reports that the cgroup refused a fork (pids.events "max").
-func (c *callCgroup) forkRefused() bool {
+// refusals is the cgroup's count of refused forks (pids.events "max").
+func (c *threadCgroup) refusals() uint64 {
+	if c == nil {
+		return 0
+	}
 	b, err := os.ReadFile(filepath.Join(c.dir, "pids.events"))
 	if err != nil {
-		return false
+		return 0
 	}
-	n, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "max ")
-	return ok && n != "0"
+	n, _ := strings.CutPrefix(strings.TrimSpace(string(b)), "max ")
+	v, _ := strconv.ParseUint(n, 10, 64)
+	return v
 }
 
-// remove deletes the cgroup once its processes are gone (the kernel frees
-// the last ones asynchronously, so it retries briefly).
-func (c *callCgroup) remove() {
-	for i := 0; i < 50; i++ {
+// remove deletes the cgroup once its thread and processes are gone (the
+// kernel frees them asynchronously, so it retries for a while).
+func (c *threadCgroup) remove() {
+	for i := 0; i < 100; i++ {
 		if err := os.Remove(c.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -28,8 +28,8 @@ type Limits struct {
 	// CPU is the CPU-time cap of each process of the call (RLIMIT_CPU,
 	// whole seconds, rounded up); by default the timeout.
 	CPU time.Duration
-	// Processes caps how many processes the call may have at once (see the
-	// package doc for what enforces it, as root and not).
+	// Processes caps how many processes the call may have at once (see
+	// WithProcessLimit for what enforces it, as root and not).
 	Processes int
 }
 
@@ -46,9 +46,14 @@ func WithMemoryLimit(bytes int64) Option { return func(c *config) { c.limits.Mem
 // Default: the timeout. New rejects d < 0; 0 means the default.
 func WithCPULimit(d time.Duration) Option { return func(c *config) { c.limits.CPU = d } }
 
-// WithProcessLimit caps how many processes one call may have at once; a
+// WithProcessLimit caps how many processes a call may have at once; a
 // fork beyond it fails (EAGAIN). Default DefaultProcessLimit (256). New
-// rejects n < 0; 0 means no cap.
+// rejects n < 0; 0 means no cap. What enforces it depends on the system
+// (ProcessLimitEnforcement): not root, RLIMIT_NPROC in the call's own user
+// namespace, exactly per call; as root, whom RLIMIT_NPROC does not bind, a
+// pids cgroup per spawner thread, shared by the concurrent calls of one
+// program under one policy (a fork bomb in one call can starve the others
+// until it ends).
 func WithProcessLimit(n int) Option { return func(c *config) { c.limits.Processes = n } }
 
 // Limits returns the resource caps of every call.

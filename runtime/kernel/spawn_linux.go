@@ -28,10 +28,11 @@ import (
 // signal (SIGKILL) fires only when the host process itself dies.
 type spawner struct {
 	reqs chan *startReq
-	err  error     // the policy could not be applied: the spawner is dead
-	note string    // a warning every command it starts carries, "" for none
-	live int       // children started and not yet reaped; pool.mu
-	last time.Time // last use; pool.mu
+	err  error         // the policy could not be applied: the spawner is dead
+	note string        // a warning every command it starts carries, "" for none
+	cg   *threadCgroup // the pids cgroup of its thread, or nil
+	live int           // children started and not yet reaped; pool.mu
+	last time.Time     // last use; pool.mu
 }
 
 // startReq asks a spawner to start one process, and to run setup on it
@@ -46,10 +47,17 @@ type startReq struct {
 	done  chan struct{}
 }
 
-// newSpawner starts a spawner confined to p as d says, and waits until its
-// thread is restricted (or failed to be).
-func newSpawner(p sandbox.Policy, d sandbox.Decision) *spawner {
+// newSpawner starts a spawner confined to p as d says, its thread in a
+// pids cgroup of maxProcs where there is one (see threadCgroup), and waits
+// until its thread is set up (or failed to be).
+func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := &spawner{reqs: make(chan *startReq)}
+	cg, err := newThreadCgroup(maxProcs)
+	if err != nil {
+		s.err = err
+		return s
+	}
+	s.cg = cg
 	ready := make(chan error)
 	go s.loop(p, d, ready)
 	s.err = <-ready
@@ -58,9 +66,21 @@ func newSpawner(p sandbox.Policy, d sandbox.Decision) *spawner {
 
 func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error) {
 	// Never unlocked: when this goroutine returns, the runtime destroys the
-	// thread, restricted as it is, instead of reusing it.
+	// thread, restricted as it is, instead of reusing it. (The runtime never
+	// clones a locked thread to make another one: it asks its template
+	// thread instead, so no other thread inherits this one's Landlock domain
+	// or cgroup.)
 	runtime.LockOSThread()
-	err := sandbox.RestrictThread(p, d)
+	if s.cg != nil {
+		defer func() { go s.cg.remove() }()
+	}
+	var err error
+	if s.cg != nil {
+		err = s.cg.join()
+	}
+	if err == nil {
+		err = sandbox.RestrictThread(p, d)
+	}
 	ready <- err
 	if err != nil {
 		return
@@ -70,6 +90,12 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error)
 		close(r.done)
 	}
 }
+
+// siginfo si_code values of waitid for a child that stopped.
+const (
+	cldTrapped = 4 // CLD_TRAPPED: a traced child stopped
+	cldStopped = 5 // CLD_STOPPED
+)
 
 // noPtrace is set once PTRACE_TRACEME was refused here (Yama's
 // ptrace_scope 3, a seccomp profile): setup then runs just after the start.
@@ -87,6 +113,22 @@ func startStopped(path string, argv []string, attr *os.ProcAttr, setup func(int)
 		proc, err := os.StartProcess(path, argv, attr)
 		attr.Sys.Ptrace = false
 		if err == nil {
+			// Look without reaping: a process killed before its stop is
+			// left for the caller's wait, which reports the signal.
+			var info unix.Siginfo
+			for {
+				werr := unix.Waitid(unix.P_PID, proc.Pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT|unix.WALL, nil)
+				if werr == unix.EINTR {
+					continue
+				}
+				if werr != nil {
+					return nil, fmt.Errorf("waiting for the started process to stop: %w", werr)
+				}
+				break
+			}
+			if info.Code != cldTrapped && info.Code != cldStopped {
+				return proc, nil // it is gone: nothing to set up
+			}
 			var ws unix.WaitStatus
 			if _, werr := unix.Wait4(proc.Pid, &ws, unix.WALL, nil); werr != nil || !ws.Stopped() {
 				return nil, fmt.Errorf("the started process did not stop after exec: %v %v", ws, werr)
@@ -155,19 +197,25 @@ var pool = struct {
 // live child counted, which release uncounts. A spawner whose policy could
 // not be applied is not kept: in BestEffort the command then runs from an
 // unrestricted spawner, with a note; in Strict it does not run.
-func acquire(p sandbox.Policy, d sandbox.Decision, mode sandbox.Mode) (*spawner, string, error) {
-	key := policyKey(p, d)
+func acquire(p sandbox.Policy, d sandbox.Decision, mode sandbox.Mode, maxProcs int) (*spawner, string, error) {
+	if nsState.Load() == nsUserPID {
+		maxProcs = 0 // RLIMIT_NPROC in the call's user namespace does it
+	}
+	key := policyKey(p, d) + "\x00procs=" + strconv.Itoa(maxProcs)
 	pool.Lock()
 	defer pool.Unlock()
 	s := pool.m[key]
 	if s == nil {
-		s = newSpawner(p, d)
+		s = newSpawner(p, d, maxProcs)
 		if s.err != nil {
 			if mode == sandbox.Strict {
 				return nil, "", s.err
 			}
 			err := s.err
-			s = newSpawner(p, sandbox.Decision{})
+			s = newSpawner(p, sandbox.Decision{}, maxProcs)
+			if s.err != nil {
+				return nil, "", s.err
+			}
 			s.note = "warning: not confined: " + err.Error() +
 				"; the command ran with all of the agent's access to files and network"
 		}
@@ -360,15 +408,15 @@ func descendantControl(state int32) string {
 func DescendantControl() string { return descendantControl(nsState.Load()) }
 
 // ProcessLimitEnforcement describes what enforces WithProcessLimit here: a
-// pids cgroup per call (as root, where the cgroup v1 pids hierarchy is
-// writable), RLIMIT_NPROC in the call's own user namespace (not root), or
-// nothing.
+// pids cgroup per spawner thread (as root, where the cgroup v1 pids
+// hierarchy is writable), RLIMIT_NPROC in the call's own user namespace
+// (not root), or nothing.
 func ProcessLimitEnforcement() string {
 	switch state := nsState.Load(); {
 	case state == nsUserPID:
 		return "RLIMIT_NPROC in the call's own user namespace"
 	case pidsRoot() != "":
-		return "a pids cgroup per call"
+		return "a pids cgroup per program and policy, shared by its concurrent calls"
 	case os.Geteuid() == 0:
 		return "not enforced: RLIMIT_NPROC does not bind root and no pids cgroup is writable here"
 	}

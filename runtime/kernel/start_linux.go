@@ -5,7 +5,6 @@ package kernel
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"syscall"
 
@@ -17,8 +16,10 @@ type call struct {
 	proc  *os.Process
 	out   *os.File // read end of the output pipe
 	note  string   // Result.Notice
-	cg    *callCgroup
 	spawn *spawner
+	// refusals is the fork refusals of the spawner's pids cgroup before
+	// the call: more after it means the process cap was reached.
+	refusals uint64
 }
 
 // devNullFile is the null device, opened once: every child's stdin.
@@ -34,44 +35,20 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 	if err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	s, note, err := acquire(pol, d, k.mode)
+	s, note, err := acquire(pol, d, k.mode, k.limits.Processes)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
 	}
-	c := &call{note: note, spawn: s}
+	c := &call{note: note, spawn: s, refusals: s.cg.refusals()}
 	r, w, err := os.Pipe()
 	if err != nil {
 		c.done()
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
 	c.out = r
-	state := nsState.Load()
-	if state != nsUserPID {
-		if c.cg, err = newCallCgroup(k.limits.Processes); err != nil {
-			w.Close()
-			c.done()
-			return nil, fmt.Errorf("kernel: not running %s: %w", path, err)
-		}
-	}
-	// setup runs on the spawner's thread, which Landlock may keep from
-	// opening the cgroup's files: they are opened here.
-	var procs *os.File
-	if c.cg != nil {
-		if procs, err = c.cg.openProcs(); err != nil {
-			w.Close()
-			c.done()
-			return nil, fmt.Errorf("kernel: not running %s: %w", path, err)
-		}
-		defer procs.Close()
-	}
 	setup := func(pid int, state int32) error {
 		if err := applyRlimits(pid, k.limits, state); err != nil {
 			return fmt.Errorf("resource limits: %w", err)
-		}
-		if procs != nil {
-			if _, err := procs.WriteString(strconv.Itoa(pid)); err != nil {
-				return fmt.Errorf("pids cgroup: %w", err)
-			}
 		}
 		return nil
 	}
@@ -95,9 +72,6 @@ func (c *call) done() {
 	if c.out != nil {
 		c.out.Close()
 	}
-	if c.cg != nil {
-		c.cg.remove()
-	}
 	release(c.spawn)
 }
 
@@ -105,7 +79,7 @@ func (c *call) done() {
 // After a timeout, only a refused fork is worth telling: the kill was the
 // kernel's.
 func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
-	refused := c.cg != nil && c.cg.forkRefused()
+	refused := c.spawn.cg.refusals() > c.refusals
 	if timedOut {
 		if refused && l.Processes > 0 {
 			return l.limitReason(0, 0, 0, "", true)
