@@ -371,10 +371,10 @@ func TestCPULimit(t *testing.T) {
 	}
 	forModes(t, modes, func(t *testing.T, mode sandbox.Mode) {
 		t.Parallel()
-		k := modeKernel(t, t.TempDir(), mode, WithCPULimit(time.Second), WithTimeout(20*time.Second))
-		start := time.Now()
+		// The timeout is far away: on a loaded machine a second of CPU
+		// can take many seconds of wall time.
+		k := modeKernel(t, t.TempDir(), mode, WithCPULimit(time.Second), WithTimeout(2*time.Minute))
 		res := mustRun(t, k, "bash", "-c", "while :; do :; done")
-		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.False(t, res.TimedOut)
 		assert.Equal(t, "cpu time limit 1s exceeded", res.Limit, res.Text())
 		assert.Contains(t, res.Text(), "\n[cpu time limit 1s exceeded]")
