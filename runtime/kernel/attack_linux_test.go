@@ -329,8 +329,7 @@ func TestHostKilled(t *testing.T) {
 			t.Skip("no Landlock")
 		}
 		m := sleepMarker()
-		var argv []string
-		argv = escapeArgv(t, mode, m, true)
+		argv := escapeArgv(t, mode, m, true)
 		host := exec.Command(self, append([]string{"helper-host", mode.String()}, argv...)...)
 		require.NoError(t, host.Start())
 		waitSleeper(t, m)

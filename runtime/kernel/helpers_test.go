@@ -146,19 +146,6 @@ func alive(pid int) bool {
 	return state != 'Z' && state != 'X'
 }
 
-// assertDead fails unless pid is dead within a short while.
-func assertDead(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Errorf("process %d is still alive", pid)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-}
-
 // assertText compares a Result's model-visible text.
 func assertText(t *testing.T, res Result, want string) {
 	t.Helper()
