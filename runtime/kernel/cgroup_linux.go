@@ -82,7 +82,8 @@ var cgroupSeq atomic.Uint64
 // cgroup of the thread that forks): no per-call attach, which costs a
 // fraction of a millisecond on cgroup v1.
 type threadCgroup struct {
-	dir string
+	dir    string
+	events *os.File // pids.events, kept open: read twice per call
 }
 
 // newThreadCgroup makes a pids cgroup for one spawner whose children may
@@ -101,7 +102,12 @@ func newThreadCgroup(max int) (*threadCgroup, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("pids cgroup: %w", err)
 	}
-	return &threadCgroup{dir: dir}, nil
+	events, err := os.Open(filepath.Join(dir, "pids.events"))
+	if err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("pids cgroup: %w", err)
+	}
+	return &threadCgroup{dir: dir, events: events}, nil
 }
 
 // join moves the calling thread into the cgroup.
@@ -118,11 +124,9 @@ func (c *threadCgroup) refusals() uint64 {
 	if c == nil {
 		return 0
 	}
-	b, err := os.ReadFile(filepath.Join(c.dir, "pids.events"))
-	if err != nil {
-		return 0
-	}
-	n, _ := strings.CutPrefix(strings.TrimSpace(string(b)), "max ")
+	var buf [64]byte
+	m, _ := c.events.ReadAt(buf[:], 0)
+	n, _ := strings.CutPrefix(strings.TrimSpace(string(buf[:m])), "max ")
 	v, _ := strconv.ParseUint(n, 10, 64)
 	return v
 }
@@ -130,6 +134,7 @@ func (c *threadCgroup) refusals() uint64 {
 // remove deletes the cgroup once its thread and processes are gone (the
 // kernel frees them asynchronously, so it retries for a while).
 func (c *threadCgroup) remove() {
+	c.events.Close()
 	for i := 0; i < 100; i++ {
 		if err := os.Remove(c.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return
