@@ -15,12 +15,13 @@ var checkCmd = &command{
 	name: "check",
 	summary: "Validate *.tool.json descriptors with the validator the runtime uses.\n\n" +
 		"Each DIR is checked as the tools directory it would be when served: every *.tool.json in it\n" +
-		"(not in subdirectories), name conflicts between its files and with the built-in and generated\n" +
-		"tools included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
-		"other FILEs of its directory. Every problem is printed to stderr as\n" +
+		"(not in subdirectories), name conflicts between its files and with the built-in tools\n" +
+		"included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
+		"other FILEs of its directory; with no argument, ./tools is checked. Every problem is\n" +
+		"printed to stderr as " +
 		"FILE:LINE:COL: error 613: message (FILE: error 613: message where there is no position);\n" +
 		"a clean check prints nothing. Exit 0 when all are valid, 3 otherwise.",
-	usage: "[--workspace DIR] DIR|FILE...",
+	usage: "[--workspace DIR] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
 
@@ -39,7 +40,7 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) == 0 {
-		return c.usageErr(env, "name at least one directory or *%s file", tool.DescriptorExt)
+		pos = []string{defaultToolsDir}
 	}
 	targets, err := checkTargets(pos)
 	if err != nil {
@@ -51,8 +52,10 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		if t.files != nil {
 			opts = append(opts, loader.WithFiles(t.files...))
 		}
-		popts := append([]preset.Option{preset.WithWorkspace(*workspace)}, generatedOptions(&toolFlags{})...)
-		p, err := preset.New(append(popts, preset.WithToolsDir(t.dir, opts...))...)
+		// check runs nothing: it judges the descriptors wherever they lie, so
+		// the rule that a tools directory inside the workspace is not loaded
+		// (preset.WithToolsInWorkspace) does not apply to it.
+		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
 		if err != nil {
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)

@@ -29,7 +29,9 @@ type slot struct {
 }
 
 // New validates spec with package validate (the deny list defaults to
-// validate.DefaultDenyList; pass validate.WithDenyList to change it) and
+// validate.DefaultDenyList; pass validate.WithDenyList to change it), checks
+// where its binary resolves on k (validate.CheckBinary: not inside the
+// workspace, not a denied program under another name) and
 // returns the tool running on k, granted exactly the access the Spec
 // declares (Writes, Network: see kernel.Access), which k's Confiner, if it
 // has one, enforces. An invalid spec is a 613 *tool.Error (an errors.Join of
@@ -41,6 +43,11 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToo
 	spec = cloneSpec(spec)
 	t, err := validate.Spec(&spec, opts...)
 	if err != nil {
+		return nil, err
+	}
+	// Where the binary resolves, on this kernel: not inside the workspace,
+	// not the same file as or a script of a denied program.
+	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, opts...); err != nil {
 		return nil, err
 	}
 	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})

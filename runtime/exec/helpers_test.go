@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +19,13 @@ var stubNames = []string{
 	"ls", "cat", "echo", "grep", "wc", "head", "tail", "tree", "git", "sed", "find", "tar", "rg",
 	"python3", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
 	"vim", "nvim", "emacs", "man", "sort", "split", "zip", "make", "go", "curl", "wget",
-	"rsync", "ssh", "scp", "sftp", "nc", "ncat", "socat", "tcpdump", "nmap", "printf", "diff",
+	"rsync", "ssh", "scp", "sftp", "nc", "ncat", "socat", "tcpdump", "nmap", "printf", "diff", "date",
 }
 
 // narrowed is the deny list with the interpreters the tests grant taken out.
 func narrowed() validate.DenyList {
-	return validate.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun")
+	return validate.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
+		"vim*", "nvim*", "emacs*", "make", "go", "nc", "ncat", "socat") // the deny list has them since issue 11 §3
 }
 
 // stubEnv is a workspace and a PATH of stubs.
@@ -34,11 +36,44 @@ type stubEnv struct {
 
 // newStubEnv makes a workspace holding a.txt, "file with spaces.txt", sub/,
 // and a symlink out -> / (leading outside), and a PATH dir of stubs.
+// trueProgram is the path of the true program, the stubs' body.
+func trueProgram(t testing.TB) string {
+	t.Helper()
+	p, err := osexec.LookPath("true")
+	if err != nil {
+		t.Skipf("no true program: %v", err)
+	}
+	return p
+}
+
+// stub writes dir/name as a copy of the true program and returns its path.
+func stub(t testing.TB, dir, name string) string {
+	t.Helper()
+	truth, err := os.ReadFile(trueProgram(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, dir, name, string(truth), 0o755)
+}
+
 func newStubEnv(t testing.TB) *stubEnv {
 	t.Helper()
 	e := &stubEnv{ws: t.TempDir(), bin: t.TempDir()}
+	// Each stub is a copy of the true program: a real executable, not a
+	// script (the deny list judges a script by its #! interpreter, and
+	// /bin/sh is denied).
 	for _, n := range stubNames {
-		writeFile(t, e.bin, n, "#!/bin/sh\nexit 0\n", 0o755)
+		stub(t, e.bin, n)
+	}
+	// The stub git is the real git: ExecTool asks the git it runs for its
+	// built-ins (Plan never runs the command itself).
+	if real, err := osexec.LookPath("git"); err == nil {
+		if err := os.Remove(filepath.Join(e.bin, "git")); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(real, filepath.Join(e.bin, "git")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	writeFile(t, e.ws, "a.txt", "alpha\nfoo bar\n", 0o644)
 	writeFile(t, e.ws, "file with spaces.txt", "spaced\n", 0o644)
@@ -47,6 +82,10 @@ func newStubEnv(t testing.TB) *stubEnv {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("sub", filepath.Join(e.ws, "in")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, e.ws, ".git/config", "[core]\n", 0o644)
+	if err := os.Symlink(".git", filepath.Join(e.ws, "gl")); err != nil {
 		t.Fatal(err)
 	}
 	k, err := kernel.New(e.ws, kernel.WithPath(e.bin))
@@ -91,7 +130,7 @@ func refusedBy(t testing.TB, err error) Defence {
 	if !errors.As(err, &te) || te.Code != tool.CodeValue || te.Slot != Slot {
 		t.Fatalf("error %v is not a 614 on slot %q", err, Slot)
 	}
-	for d := DefenceParse; d <= DefenceKernel; d++ {
+	for d := DefenceAllowlist; d <= DefenceWorkspace; d++ {
 		if strings.HasPrefix(te.Msg, "defence "+string(rune('0'+d))+" ("+d.String()+"): ") {
 			return d
 		}

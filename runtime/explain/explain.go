@@ -79,7 +79,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	path := ""
 	if len(r.Argv) > 0 {
 		path = r.Argv[0]
-		r.Env = ka.ChildEnv(path)
+		r.Env = ka.ChildEnv(r.Argv)
 	}
 	r.Confinement, r.Exec = confinement(ka, path)
 	return r

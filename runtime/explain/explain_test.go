@@ -145,7 +145,7 @@ func TestExplainShowsTheChildsWorld(t *testing.T) {
 		assert.Contains(t, text, strconv.Quote("HOME="+k.Home()))
 		assert.Contains(t, text, strconv.Quote("XDG_CONFIG_HOME="+k.Home()))
 		assert.NotContains(t, text, "HOME="+k.Workspace()+`"`)
-		assert.Equal(t, k.WithAccess(kernel.Access{Write: true}).ChildEnv(r.Argv[0]), r.Env)
+		assert.Equal(t, k.WithAccess(kernel.Access{Write: true}).ChildEnv(r.Argv), r.Env)
 		abi, _ := sandbox.Available()
 		if mode == sandbox.Off || abi == 0 {
 			assert.Nil(t, r.Exec, mode.String())

@@ -57,13 +57,15 @@ func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
 	return k.run(ctx, res, pol, d)
 }
 
-// ChildEnv returns the exact environment a child running the program at
-// path (absolute, as resolved) gets: Env, then the entries of the program's
-// row in the program table, which force its configuration safe (for git:
-// no global or system config, nothing that executes).
-func (k *Kernel) ChildEnv(path string) []string {
+// ChildEnv returns the exact environment the child running argv (argv[0]
+// absolute, as resolved) gets: Env, then the entries of the program's row
+// in the program table, which force its configuration safe (for git: no
+// global or system config, nothing that executes, including the settings
+// the repository it will use names itself) and replace an Env entry with
+// the same key.
+func (k *Kernel) ChildEnv(argv []string) []string {
 	env := slices.Clone(k.env)
-	for _, kv := range programEnv(path) {
+	for _, kv := range programEnvIn(argv[0], k.workspace, argv[1:]) {
 		env = setEnv(env, kv)
 	}
 	return env

@@ -54,7 +54,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 	}
 	proc, _, err := startLeader(s, path, argv, os.ProcAttr{
 		Dir:   k.workspace,
-		Env:   k.ChildEnv(path),
+		Env:   k.ChildEnv(argv),
 		Files: []*os.File{devNull, w, w},
 	}, setup)
 	w.Close() // the child has its copy; EOF comes when every holder is gone

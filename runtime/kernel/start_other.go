@@ -34,7 +34,7 @@ func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*ca
 	}
 	defer devNull.Close()
 	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
-		Dir: k.workspace, Env: k.ChildEnv(argv[0]), Files: []*os.File{devNull, w, w},
+		Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w},
 		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
 	w.Close()
