@@ -138,7 +138,7 @@
 // /dev/null, a scrubbed environment with each program's configuration forced
 // safe, a timeout that kills the whole process group, and bounded output.
 // ExecTool asks the kernel for the least access (read only, no network),
-// which a kernel with a Confiner (preset.WithConfinement) enforces.
+// which the kernel's confinement (on by default, kernel.WithConfinement) enforces.
 //
 // # What best effort does not cover
 //
