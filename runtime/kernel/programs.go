@@ -22,7 +22,7 @@ import (
 // that makes its configuration safe whatever the workspace holds; it is
 // appended after the kernel's own environment, so it wins over WithEnv.
 // programExecDirs names the directories a program legitimately executes its
-// own helpers from, for the execute set of the kernel's confinement.
+// own helpers from, for the execute set of a Confiner.
 //
 // git (every form: code-form, descriptor, generated, ExecTool):
 //
@@ -60,7 +60,7 @@ import (
 // will use sets (git config --get-regexp, with this environment, in the same
 // directory and with the same -C, --git-dir and --work-tree), and forces
 // each found off at command-line precedence too (gitRepoEnv). What that look
-// cannot see is left to the confinement's execute set (the resolved binary, the
+// cannot see is left to the Confiner's execute set (the resolved binary, the
 // loader and programExecDirs: never a shell or an interpreter): a
 // submodule's own .git/config, read by the git that status and diff run
 // inside it when .gitmodules says ignore = none (diff.ignoreSubmodules=dirty
@@ -89,7 +89,7 @@ import (
 // nomodeline). man: MANPAGER and PAGER are cat. php-cgi: PHPRC names an
 // empty php.ini, found before one in cwd.
 //
-// Not forced here, each left to the private HOME and the confinement: ssh's
+// Not forced here, each left to the private HOME and the Confiner: ssh's
 // ~/.ssh/config, nmap's ~/.nmap, emacs's init files (and .dir-locals.el in
 // cwd), bun's bunfig.toml in cwd (preload), deno.json; a git repository's
 // core.worktree or a .git file naming another gitdir (git then reads outside
@@ -239,7 +239,7 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // then fails alike); when the look does not finish (a FIFO named by
 // include.path, the timeout), an invalid key that makes git refuse to run.
 //
-// What it cannot see is left to the confinement's execute set: a repository
+// What it cannot see is left to the Confiner's execute set: a repository
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
