@@ -393,3 +393,44 @@ func TestForkBombBounded(t *testing.T) {
 		assert.Contains(t, res.Limit, "process limit 24 reached", res.Text())
 	})
 }
+
+// TestNonRoot runs the kernel as an unprivileged user (this test binary,
+// copied where that user can run it, as uid 65534): the call gets a user
+// and PID namespace of its own, so a setsid escape dies with it, and
+// RLIMIT_NPROC, counted in that namespace, caps its processes.
+func TestNonRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to start a process as another user")
+	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	dir, err := os.MkdirTemp("", "kernel-nonroot-bin-*") // t.TempDir's parent is 0700
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o755))
+	b, err := os.ReadFile(self)
+	require.NoError(t, err)
+	bin := filepath.Join(dir, "kernel.test")
+	require.NoError(t, os.WriteFile(bin, b, 0o755))
+	m := sleepMarker()
+	cmd := exec.Command(bin, "helper-nonroot", m)
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=" + DefaultPath, "TMPDIR=/tmp"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	text := string(out)
+	t.Log(text)
+	if strings.Contains(text, "process group only") {
+		t.Skipf("unprivileged user namespaces are not available here:\n%s", text)
+	}
+	assert.Contains(t, text, "descendants: user and PID namespace per call")
+	assert.Contains(t, text, "process cap: RLIMIT_NPROC in the call's own user namespace")
+	assert.Contains(t, text, "escape-ran")
+	assertGone(t, m)
+	assert.Contains(t, text, "Resource temporarily unavailable", "40 forks under a cap of 24 all succeeded")
+	if _, ok := sandbox.Available(); ok {
+		assert.Regexp(t, `strict: exit: 126\noutput: \S*env: .sh.: Permission denied`, text)
+		assert.NotContains(t, text, "pwned")
+	}
+}

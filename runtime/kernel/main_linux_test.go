@@ -26,6 +26,10 @@ import (
 //	helper-host MODE ARGV  run ARGV on a kernel in mode MODE (a workspace
 //	                       in the temporary directory), print "running",
 //	                       wait for ever: the test SIGKILLs this host
+//	helper-nonroot MARKER  (run as an unprivileged user) print the
+//	                       descendant control and the process cap in use,
+//	                       then run an escape through setsid and a burst of
+//	                       40 forks under a cap of 24, printing the results
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 {
 		switch os.Args[1] {
@@ -38,6 +42,8 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		case "helper-host":
 			os.Exit(helperHost(os.Args[2], os.Args[3:]))
+		case "helper-nonroot":
+			os.Exit(helperNonRoot(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
@@ -97,5 +103,35 @@ func helperHost(mode string, argv []string) int {
 	fmt.Println("running")
 	res, err := k.Run(context.Background(), argv)
 	fmt.Println(res.Text(), err)
+	return 0
+}
+
+func helperNonRoot(marker string) int {
+	fmt.Println("descendants:", DescendantControl())
+	fmt.Println("process cap:", ProcessLimitEnforcement())
+	ws, err := os.MkdirTemp("", "kernel-nonroot-*")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	defer os.RemoveAll(ws)
+	k, err := New(ws, WithConfinement(sandbox.Off), WithTimeout(5*time.Second), WithProcessLimit(24), WithMemoryLimit(0))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	res, err := k.Run(context.Background(), []string{"sh", "-c", "setsid -f sleep " + marker + "; echo escape-ran"})
+	fmt.Println("escape:", res.Text(), err)
+	res, err = k.Run(context.Background(), []string{"bash", "-c", "for i in $(seq 40); do sleep 1 & done 2>&1; wait"})
+	fmt.Println("forks:", res.Text(), err)
+	if _, ok := sandbox.Available(); ok {
+		sk, err := New(ws, WithConfinement(sandbox.Strict), WithMemoryLimit(0))
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		res, err = sk.Run(context.Background(), []string{"env", "sh", "-c", "echo pw''ned"})
+		fmt.Println("strict:", res.Text(), err)
+	}
 	return 0
 }
