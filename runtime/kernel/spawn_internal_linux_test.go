@@ -112,3 +112,20 @@ func TestSpawnerRestrictionStaysOnItsThread(t *testing.T) {
 		assert.Equal(t, "s", string(b))
 	}
 }
+
+// TestLimitsApplied: the caps are in force in the child, with the
+// post-exec stop (from the first instruction) and without it (where
+// tracing is refused: just after the start).
+func TestLimitsApplied(t *testing.T) {
+	defer noPtrace.Store(false)
+	k := newKernel(t, WithMemoryLimit(512<<20), WithCPULimit(7*time.Second))
+	for _, stop := range []bool{true, false} {
+		noPtrace.Store(!stop)
+		script := "ulimit -v; ulimit -t"
+		if !stop {
+			script = "sleep 0.1; " + script // the caps arrive just after the start
+		}
+		res := mustRun(t, k, "sh", "-c", script)
+		assert.Equal(t, "524288\n7\n", res.Output, "stop %v: %s", stop, res.Text())
+	}
+}
