@@ -12,8 +12,10 @@ const (
 	// DefaultMemoryLimit caps a command's address space (RLIMIT_AS) at
 	// 1 GiB: enough for git, grep, sed, find and the like on large
 	// repositories, and far from what hurts a host; a program that reserves
-	// much more virtual memory than it uses (a JVM, Node) needs a higher
-	// WithMemoryLimit.
+	// much more virtual memory than it uses (a JVM, Node, anything built
+	// with the race detector or a sanitizer) needs a higher WithMemoryLimit
+	// or none. (A Go program reserves about 1.2 GiB at start without a cap,
+	// and adapts to one it finds in force at start.)
 	DefaultMemoryLimit int64 = 1 << 30
 	// DefaultProcessLimit caps the processes a call may have at once: far
 	// more than any command tool needs, far fewer than a fork bomb wants.
