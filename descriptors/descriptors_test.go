@@ -1,6 +1,8 @@
 package descriptors_test
 
 import (
+	"github.com/rogpeppe/go-internal/diff"
+
 	"bytes"
 	"context"
 	"os"
@@ -38,7 +40,7 @@ func TestGeneratedIsFresh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := gen.Diff("a/descriptors/"+file, got, "b/descriptors/"+file, want); d != nil {
+		if d := diff.Diff("a/descriptors/"+file, got, "b/descriptors/"+file, want); d != nil {
 			t.Errorf("descriptors/%s is stale; run go generate ./descriptors:\n%s", file, d)
 		}
 	}

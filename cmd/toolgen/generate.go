@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/renameio/v2"
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/nanogpt/toolgen/gen"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -169,7 +172,7 @@ func checkFiles(env *cmdEnv, files []*outFile) int {
 		if o.new == nil {
 			newName = "/dev/null"
 		}
-		if d := gen.Diff(oldName, o.old, newName, o.new); d != nil {
+		if d := diff.Diff(oldName, o.old, newName, o.new); d != nil {
 			env.stdout.Write(d)
 			stale = true
 		}
@@ -201,30 +204,7 @@ func (o *outFile) apply() error {
 	case o.new == nil:
 		return os.Remove(o.path)
 	}
-	return writeAtomic(o.path, o.new)
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path, so a reader sees the old file or the new one, never a part.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	// renameio: a temporary file beside o.path, synced, renamed over it;
+	// an existing file keeps its mode, a new one gets 0644 less the umask.
+	return renameio.WriteFile(o.path, o.new, 0o644, renameio.WithExistingPermissions())
 }
