@@ -1,8 +1,6 @@
 package descriptors_test
 
 import (
-	"github.com/rogpeppe/go-internal/diff"
-
 	"bytes"
 	"context"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/descriptors"
 	"github.com/nanogpt/toolgen/gen"

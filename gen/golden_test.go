@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"github.com/rogpeppe/go-internal/diff"
-
 	"bytes"
 	"errors"
 	"flag"
@@ -11,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
