@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"github.com/rogpeppe/go-internal/diff"
-
 	"bytes"
 	"go/format"
 	"math/rand/v2"
@@ -10,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // allDescriptors returns the descriptors of every valid golden case and of
