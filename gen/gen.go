@@ -89,7 +89,7 @@ func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
 // package-level identifiers every generated file declares.
 func checkReserved(reserved map[string]string) error {
 	var clash []string
-	for _, id := range []string{toolsFunc, digestsFunc, baseHelper, examplesTest} {
+	for _, id := range []string{toolsFunc, digestsFunc, examplesTest} {
 		if file, ok := reserved[id]; ok {
 			clash = append(clash, fmt.Sprintf("%s (declared in %s)", id, file))
 		}

@@ -113,7 +113,7 @@ func loadOne(d Descriptor) (*genTool, error) {
 func claimIdents(tools []*genTool, reserved map[string]string) []error {
 	type claim struct{ ident, owner string }
 	owner := map[string]claim{}
-	for _, pkg := range []string{toolsFunc, digestsFunc, baseHelper, examplesTest} {
+	for _, pkg := range []string{toolsFunc, digestsFunc, examplesTest} {
 		owner[foldKey(pkg)] = claim{pkg, "the package-level " + pkg + " every generated file declares"}
 	}
 	var errs []error

@@ -8,6 +8,18 @@
 // package validate (§5.1 of DESIGN.md), assemble the argv from the template's
 // words, and run it through the kernel. There is no shell at any point.
 //
+// Go callers get typed results: Execute (and Typed's Run) return the
+// kernel.Result — exit code, output, truncation, timeout, duration — with
+// the model's text as Result.Text; a non-zero exit status is a Result, not
+// an error.
+//
+// Typed[In] is the one generic runtime type behind every generated tool: a
+// generated file holds data (a Spec literal, its digest, an argument
+// struct) and one-line constructors over NewGenerated, and asserts at
+// compile time that it fits this runtime (EnforceVersion). Options
+// (WithDenyList, DenyList) are this package's own types, so a module
+// outside toolgen can name them.
+//
 // A code-form tool is a Spec literal and a constructor:
 //
 //	type GrepTool struct{ *base.CommandToolBase }

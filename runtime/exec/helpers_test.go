@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -22,8 +22,8 @@ var stubNames = []string{
 }
 
 // narrowed is the deny list with the interpreters the tests grant taken out.
-func narrowed() validate.DenyList {
-	return validate.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun")
+func narrowed() base.DenyList {
+	return base.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun")
 }
 
 // stubEnv is a workspace and a PATH of stubs.

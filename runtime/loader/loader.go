@@ -58,8 +58,10 @@ func WithSpecCheck(check func(*tool.Spec) error) Option {
 }
 
 // WithDenyList sets the deny list descriptors are validated with; without
-// it, validate.DefaultDenyList.
-func WithDenyList(d validate.DenyList) Option { return func(c *config) { c.deny = d } }
+// it, base.DefaultDenyList.
+func WithDenyList(d base.DenyList) Option {
+	return func(c *config) { c.deny = validate.DenyList(d) }
+}
 
 // WithKnown tells the loader which tool names are defined elsewhere (built-in,
 // generated or other code-form tools). A descriptor with such a name is
@@ -256,7 +258,7 @@ func (l *Loader) parse(file string, data []byte) (parsed[*base.CommandToolBase],
 		p.skip = true // compiled in already: the generated tool serves it
 		return p, nil
 	}
-	b, err := base.New(spec, l.kernel, validate.WithDenyList(l.cfg.deny))
+	b, err := base.New(spec, l.kernel, base.WithDenyList(base.DenyList(l.cfg.deny)))
 	if err != nil {
 		return p, pos.Locate(err)
 	}

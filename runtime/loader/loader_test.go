@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -389,7 +389,7 @@ func TestLoadedToolRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := loader.New(dir, k, loader.WithDenyList(validate.DefaultDenyList()))
+	l, err := loader.New(dir, k, loader.WithDenyList(base.DefaultDenyList()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func TestLoadedToolRuns(t *testing.T) {
 func TestDenyListOption(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "grep.tool.json", desc("g", "Grep"))
-	_, problems := newLoader(t, dir, loader.WithDenyList(validate.DefaultDenyList().With("grep"))).LoadAll()
+	_, problems := newLoader(t, dir, loader.WithDenyList(base.DefaultDenyList().With("grep"))).LoadAll()
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), `binary "grep" is on the deny list`) {
 		t.Errorf("problems = %v", problems)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -49,7 +50,7 @@ func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool) error {
 	if td == nil {
 		return nil
 	}
-	opts := append([]loader.Option{loader.WithDenyList(p.deny), loader.WithKnown(p.known)},
+	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)},
 		p.trustOptions(td, inWorkspaceAllowed)...) // trust.go
 	opts = append(opts, td.opts...)
 	l, err := loader.New(td.dir, p.Kernel, opts...)
