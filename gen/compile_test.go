@@ -158,6 +158,9 @@ const headLines = `{
 // and e2eTest, which calls generated tools through their typed Run against
 // real files. It runs offline (GOPROXY=off, go.sum copied from this module).
 func TestCompileAndRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds and tests a module with the go command; runs in make test-all")
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command:", err)
