@@ -29,6 +29,14 @@ type Config struct {
 	// (Tools, Digests, …) an error; an import whose name is taken is
 	// aliased toolgen<name>. nil means none.
 	Reserved map[string]string
+	// Check, when not nil, is a rule every descriptor must pass after the
+	// validator's own: it gets each valid Spec and returns its problems,
+	// 613 *tool.Error values with Field set ("name", "examples.1", …),
+	// which Generate locates in the descriptor's file and reports like the
+	// validator's. toolgen generate passes toolgen check's extra rules (the
+	// examples hold; no name of a built-in tool), so generate refuses what
+	// check refuses. It is called concurrently.
+	Check func(spec tool.Spec) []error
 }
 
 // Output is the generated code, gofmt-clean and deterministic.
@@ -65,7 +73,7 @@ func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
 	if err := checkReserved(cfg.Reserved); err != nil {
 		return nil, err
 	}
-	tools, err := load(descs, cfg.Reserved, workers)
+	tools, err := load(descs, cfg, workers)
 	if err != nil {
 		return nil, err
 	}

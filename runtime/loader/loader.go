@@ -244,7 +244,9 @@ func (l *Loader) Snapshot() Snapshot {
 // located in the file.
 func (l *Loader) parse(file string, data []byte) (parsed[*base.CommandToolBase], error) {
 	var p parsed[*base.CommandToolBase]
-	spec, pos, err := tool.DecodeSpec(file, data)
+	// Decoded and validated together: every independent problem of the
+	// file is reported at once.
+	spec, _, pos, err := validate.Descriptor(file, data, validate.WithDenyList(l.cfg.deny))
 	if err != nil {
 		return p, err
 	}
