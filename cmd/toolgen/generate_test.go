@@ -106,3 +106,22 @@ func BenchmarkGenerateCommand1000(b *testing.B) {
 		}
 	}
 }
+
+// TestGitHubAnnotation pins the workflow-command escapes: % CR LF in the
+// message, and also : and , in properties.
+func TestGitHubAnnotation(t *testing.T) {
+	for _, c := range []struct {
+		p    problem
+		want string
+	}{
+		{problem{File: "tools/a,b:c.tool.json", Line: 3, Column: 7, Code: 613, Message: "100% sure\r\nnext: line, more"},
+			"::error file=tools/a%2Cb%3Ac.tool.json,line=3,col=7,title=toolgen error 613::100%25 sure%0D%0Anext: line, more"},
+		{problem{File: "tools/empty.tool.json", Code: 613, Message: "file is empty"},
+			"::error file=tools/empty.tool.json,title=toolgen error 613::file is empty"},
+		{problem{Message: "no such file"}, "::error title=toolgen::no such file"},
+	} {
+		if got := githubAnnotation(c.p); got != c.want {
+			t.Errorf("githubAnnotation(%+v)\n got %s\nwant %s", c.p, got, c.want)
+		}
+	}
+}
