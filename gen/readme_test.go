@@ -37,8 +37,8 @@ func goBlocks(text string) []string {
 
 // TestReadmeGoAPI proves the README's Go story in a module outside this
 // repository, as a user has it (a replace to this clone, offline): the
-// go:generate line of "Generating typed tools: the go:generate story" is
-// the tools package's doc.go and go generate writes its tools; every ```go
+// first Go block of "Generating typed tools: the go:generate story" is the
+// tools package's doc.go and go generate writes its tools; every ```go
 // block of "Using toolgen from Go" is a program of that module, and each
 // must build and pass go vet (so every type it names is public); the first
 // runs, and calls a generated tool typed.
