@@ -11,22 +11,26 @@ all: check test
 build:
 	$(GO) build -o bin/toolgen ./cmd/toolgen
 
-# The main job on the shipped descriptors/: check them with the validator,
-# prove the committed generated Go is what they compile to, list the tools,
-# explain a call, and call a generated tool for real.
+# The main job on the repository's own descriptors/: check them with the
+# validator, prove the committed generated Go is what they compile to, list
+# the tools, explain a call, and call a tool for real. toolgen serves only the
+# built-ins and the tools it is given, so every command names --tools
+# descriptors; that directory is inside the workspace (.), which toolgen
+# refuses without --allow-tools-in-workspace.
+DEMO_TOOLS := --tools descriptors --allow-tools-in-workspace
 demo: build
 	@echo '== toolgen check descriptors'
 	bin/toolgen check descriptors
 	@echo '== toolgen generate -dir descriptors -check   (silent: descriptors/tools_gen.go is up to date)'
 	bin/toolgen generate -dir descriptors -check
-	@echo '== toolgen list'
-	bin/toolgen list
-	@echo '== toolgen explain search_text (dry run)'
-	bin/toolgen explain search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
-	@echo '== toolgen call search_text'
-	bin/toolgen call search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
+	@echo '== toolgen list $(DEMO_TOOLS)'
+	bin/toolgen list $(DEMO_TOOLS)
+	@echo '== toolgen explain $(DEMO_TOOLS) search_text (dry run)'
+	bin/toolgen explain $(DEMO_TOOLS) search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
+	@echo '== toolgen call $(DEMO_TOOLS) search_text'
+	bin/toolgen call $(DEMO_TOOLS) search_text '{"pattern":"CommandToolBase","path":"runtime/builtin"}'
 	@echo '== toolgen call search_text with a value the validator rejects (exit 4)'
-	bin/toolgen call search_text '{"pattern":"x;rm -rf /"}' || test $$? -eq 4
+	bin/toolgen call $(DEMO_TOOLS) search_text '{"pattern":"x;rm -rf /"}' || test $$? -eq 4
 
 # The README's test command: every package with the race detector, fuzz seed
 # corpora included; suites that take more than a few seconds (end-to-end runs

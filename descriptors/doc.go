@@ -9,15 +9,15 @@
 //	count_lines   wc -l {path}
 //
 // The first three are the built-ins' equivalents under other names (the
-// built-ins own grep_text, find_files and sed_print). toolgen registers
-// these tools as the generated form (Tools, through
-// preset.WithCommandTools); tools_gen_test.go proves each descriptor's
-// examples.
+// built-ins own grep_text, find_files and sed_print). They are the
+// repository's catalogue and the input of make demo (toolgen ... --tools
+// descriptors), not part of the toolgen binary: a Go program registers them
+// as the generated form with preset.WithCommandTools(..., Tools).
+// tools_gen_test.go proves each descriptor's examples.
 //
 // After editing a descriptor, run go generate (CI runs toolgen generate
-// -check and fails on a stale file). The toolgen_bootstrap tag builds the
-// generator without this package, so a broken generated file can always be
-// regenerated.
+// -check and fails on a stale file). toolgen does not import this package, so
+// a broken generated file can always be regenerated.
 package descriptors
 
-//go:generate go run -tags toolgen_bootstrap ../cmd/toolgen generate
+//go:generate go run ../cmd/toolgen generate

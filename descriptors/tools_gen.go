@@ -423,7 +423,7 @@ func SearchTextSpec() tool.Spec {
 			},
 			{
 				Args: `{"pattern": "func", "path": "./runtime/"}`,
-				Argv: []string{"grep", "-rn", "func", "runtime"},
+				Argv: []string{"grep", "-rn", "func", "./runtime/"},
 			},
 			{
 				Args:    `{"pattern": "a;b"}`,

@@ -1,7 +1,10 @@
-// Package schema embeds tool.schema.json, the JSON Schema (draft 2020-12) of
-// *.tool.json descriptor files.
+// Package schema holds the JSON Schemas toolgen hands out: tool.schema.json,
+// the JSON Schema (draft 2020-12) of *.tool.json descriptor files (Descriptor;
+// toolgen init writes it, toolgen schema --descriptor prints it), and the
+// tools' definitions in the shapes the model APIs expect (Export; toolgen
+// schema --format), including OpenAI's strict mode (Strict).
 //
-// The schema is for editors: a descriptor that starts with
+// The descriptor schema is for editors: a descriptor that starts with
 //
 //	"$schema": "./tool.schema.json"
 //

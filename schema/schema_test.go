@@ -168,7 +168,7 @@ func TestSchemaCompletesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"descriptor": {"$schema", "arguments", "command", "description", "examples", "name", "network", "writes"},
+		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "examples", "name", "network", "writes"},
 		"slot":       {"default", "description", "enum", "pattern", "required", "type"},
 		"example":    {"args", "argv", "rejects"},
 	}

@@ -1,85 +1,64 @@
 package main
 
 import (
-	"flag"
+	"errors"
 	"fmt"
-	"os"
+	"sort"
 	"strings"
-	"time"
 
 	"github.com/nanogpt/toolgen/runtime/preset"
-	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// toolFlags are the flags shared by the commands that assemble tools (list,
-// schema, call, explain, serve), so they mean the same everywhere.
-type toolFlags struct {
-	tools     string
-	workspace string
-	execAllow string
-	timeout   time.Duration
-	watch     bool
-	confine   sandbox.Mode // zero value: sandbox.DefaultMode
-	// toolsInWorkspace allows a tools directory inside the workspace even
-	// when served tools can write there.
-	toolsInWorkspace bool
-	runs             bool // registered with --timeout and --confine
+// assemble builds the preset the flags describe. Problems with single
+// descriptor files are printed to stderr and the rest is used; a nil preset
+// comes with the exit code to return. An --only name that matches no tool is
+// a usage error (2) naming the tools there are, or 3 when a broken
+// descriptor file may be the one that defines it.
+func assemble(env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
+	p, err := preset.New(f.options()...)
+	var sel *preset.SelectionError
+	if errors.As(err, &sel) {
+		printProblems(env.stderr, sel.Problems)
+		fmt.Fprintf(env.stderr, "%s: --only: %v\n", f.cmdName, sel)
+		if f.execAllow == nil && containsName(sel.Unknown, "exec") {
+			fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
+		}
+		if len(sel.Problems) > 0 {
+			return nil, exitSpec
+		}
+		return nil, exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "toolgen: %v\n", err)
+		return nil, exitFor(err)
+	}
+	printProblems(env.stderr, p.Problems)
+	return p, exitOK
 }
 
-// register adds the shared flags to fs; exec, timeout and confine only where
-// the command runs or describes calls.
-func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
-	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
-	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
-	fs.StringVar(&f.execAllow, "exec-allow", "", "comma-separated binaries the exec tool may run (exec is off without it)")
-	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
-		"when served tools (exec, tools that write) could write new descriptors there")
-	f.runs = runs
-	if runs {
-		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
-		f.confine = sandbox.DefaultMode
-		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
-			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
-			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
-	}
-}
-
-// checkTimeout reports a --timeout that is zero or negative, which would
-// otherwise silently mean the default.
-func (f *toolFlags) checkTimeout() error {
-	if f.runs && f.timeout <= 0 {
-		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
-	}
-	return nil
-}
-
-// toolsDir returns the descriptor directory to load, or "" for none.
-func (f *toolFlags) toolsDir() string {
-	if f.tools != "" {
-		return f.tools
-	}
-	if st, err := os.Stat("tools"); err == nil && st.IsDir() {
-		return "tools"
-	}
-	return ""
-}
-
-// execBinaries returns the granted binaries.
-func (f *toolFlags) execBinaries() []string {
-	var out []string
-	for _, b := range strings.Split(f.execAllow, ",") {
-		if b = strings.TrimSpace(b); b != "" {
-			out = append(out, b)
+func containsName(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
-// options returns the preset options the flags ask for.
-func (f *toolFlags) options() []preset.Option {
-	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
-	if f.timeout > 0 {
-		opts = append(opts, preset.WithTimeout(f.timeout))
+// unknownTool reports a tool name that is not in the preset: exit 3 when
+// descriptor problems may explain it, 2 otherwise.
+func unknownTool(env *cmdEnv, c *command, p *preset.Preset, name string) int {
+	var names []string
+	for _, t := range p.Registry.Tools() {
+		names = append(names, t.Name())
 	}
-	return append(opts, extraOptions(f)...)
+	sort.Strings(names)
+	fmt.Fprintf(env.stderr, "toolgen %s: unknown tool %q; available: %s\n", c.name, name, strings.Join(names, ", "))
+	if name == "exec" {
+		fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
+	}
+	if len(p.Problems) > 0 {
+		return exitSpec
+	}
+	return exitUsage
 }

@@ -15,19 +15,16 @@ var checkCmd = &command{
 	name: "check",
 	summary: "Validate *.tool.json descriptors with the validator the runtime uses.\n\n" +
 		"Each DIR is checked as the tools directory it would be when served: every *.tool.json in it\n" +
-		"(not in subdirectories), name conflicts between its files and with the built-in and generated\n" +
-		"tools included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
+		"(not in subdirectories), name conflicts between its files and with the built-in tools\n" +
+		"included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
 		"other FILEs of its directory; with no argument, ./tools is checked. Every problem of every file is\n" +
 		"printed to stderr as FILE:LINE:COL: error 613: message (FILE: error 613: message where there is\n" +
 		"no position), paths relative to the current directory; --error-format json or github prints\n" +
 		"them for machines or as GitHub Actions annotations. A clean check prints nothing. Exit 0 when\n" +
 		"all are valid, 3 otherwise.",
-	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...]",
+	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
-
-// defaultToolsDir is what check checks when no argument names anything.
-const defaultToolsDir = "tools"
 
 // checkTarget is one directory to check, with the files named in it (nil:
 // all of them).
@@ -46,9 +43,6 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) == 0 {
-		if st, err := os.Stat(defaultToolsDir); err != nil || !st.IsDir() {
-			return c.usageErr(env, "name at least one directory or *%s file (there is no ./%s to check)", tool.DescriptorExt, defaultToolsDir)
-		}
 		pos = []string{defaultToolsDir}
 	}
 	printer := newProblemPrinter(format)
@@ -62,8 +56,10 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		if t.files != nil {
 			opts = append(opts, loader.WithFiles(t.files...))
 		}
-		popts := append([]preset.Option{preset.WithWorkspace(*workspace)}, generatedOptions(&toolFlags{})...)
-		p, err := preset.New(append(popts, preset.WithToolsDir(t.dir, opts...))...)
+		// check runs nothing: it judges the descriptors wherever they lie, so
+		// the rule that a tools directory inside the workspace is not loaded
+		// (preset.WithToolsInWorkspace) does not apply to it.
+		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
 		if err != nil {
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// Exit codes, DESIGN.md §8.
+// Exit codes: part of the CLI contract (toolgen -h states them).
 const (
 	exitOK      = 0
 	exitFailure = 1
@@ -39,7 +39,7 @@ type cmdEnv struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() []*command {
 	return []*command{
-		generateCmd, checkCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, versionCmd,
+		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, versionCmd,
 	}
 }
 
@@ -104,7 +104,7 @@ func (c *command) newFlagSet(env *cmdEnv) *flag.FlagSet {
 		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n", c.name, c.usage, c.summary)
 		if hasFlags(fs) {
 			fmt.Fprintf(out, "\nFlags:\n")
-			fs.PrintDefaults()
+			printDefaults(fs)
 		}
 	}
 	return fs
@@ -153,7 +153,7 @@ func (c *command) usageErr(env *cmdEnv, format string, args ...any) int {
 	return exitUsage
 }
 
-// exitFor maps an error to the exit code of DESIGN.md §8.
+// exitFor maps an error to its exit code: 613 is 3, 614 is 4, a usage error 2, anything else 1.
 func exitFor(err error) int {
 	switch tool.CodeOf(err) {
 	case tool.CodeSpec:

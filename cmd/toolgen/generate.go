@@ -176,8 +176,10 @@ func (o *outFile) readOld() error {
 
 // checkRules returns the rules toolgen check applies beyond the
 // validator's, for gen.Config.Check: a descriptor may not take the name of
-// a built-in tool, and its examples must hold (judged, as check judges
-// them, against the current directory; nothing runs).
+// a built-in tool, its binary must pass base.New's checks on a kernel in
+// the current directory (where it resolves), and its examples must hold
+// (judged, as check judges them, against the current directory; nothing
+// runs).
 func checkRules() (func(tool.Spec) []error, error) {
 	k, err := kernel.New(".")
 	if err != nil {
@@ -196,12 +198,9 @@ func checkRules() (func(tool.Spec) []error, error) {
 		if names[spec.Name] {
 			errs = append(errs, tool.SpecErrorf("name", "tool name %q is already defined by builtin %s", spec.Name, spec.Name))
 		}
-		if len(spec.Examples) == 0 {
-			return errs
-		}
-		b, err := base.New(spec, k)
+		b, err := base.New(spec, k) // as check: where the binary resolves, too
 		if err != nil {
-			return append(errs, err)
+			return append(errs, tool.Flatten(err)...)
 		}
 		return append(errs, b.CheckExamples()...)
 	}, nil

@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
-		// exits with code N, so scripts pin the exit codes of DESIGN.md §8.
+		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {
 			want, err := strconv.Atoi(os.Args[1])
 			if err != nil {

@@ -1,92 +1,52 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/nanogpt/toolgen/runtime/mcp"
 	"github.com/nanogpt/toolgen/runtime/tool"
+	"github.com/nanogpt/toolgen/schema"
 )
 
 var schemaCmd = &command{
 	name:    "schema",
-	summary: "Print the tools' definitions in the shape an API expects (mcp, openai, anthropic), sorted by name.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--format mcp|openai|anthropic]",
+	summary: "Print the tools' definitions in the shape an API expects (mcp, openai, openai-responses, anthropic), sorted by name.",
+	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--format FORMAT] [--strict] | --descriptor",
 	run:     runSchema,
 }
 
 // schemaHelp follows the flags in "toolgen schema -h".
 const schemaHelp = `
 Formats (JSON on stdout; each input schema as the tool gives it, properties in slot order):
-  mcp        the result of MCP tools/list: {"tools": [{"name", "description", "inputSchema"}]}
-  openai     the value of a Chat Completions request's "tools" field:
-             [{"type": "function", "function": {"name", "description", "parameters"}}]
-  anthropic  the value of a Messages request's "tools" field:
-             [{"name", "description", "input_schema"}]
+  mcp               the result of MCP tools/list: {"tools": [{"name", "description", "inputSchema"}]}
+  openai            the value of a Chat Completions request's "tools" field:
+                    [{"type": "function", "function": {"name", "description", "parameters"}}]
+  openai-responses  the value of a Responses API request's "tools" field (flat):
+                    [{"type": "function", "name", "description", "parameters", "strict"}]
+                    ("strict": false unless --strict: that API is strict by default)
+  anthropic         the value of a Messages request's "tools" field:
+                    [{"name", "description", "input_schema"}]
+
+--strict (openai, openai-responses) writes schemas OpenAI's strict mode accepts as they are:
+every property required, the optional ones nullable (toolgen reads null as "not given"),
+"additionalProperties": false, and "strict": true on each function. Strict mode refuses
+"default", so each default is stated in its property's description instead; any other
+keyword outside strict mode's subset is dropped with a note on stderr.
+
+--descriptor prints tool.schema.json instead, the JSON Schema of *.tool.json files
+(for editors: "$schema": "./tool.schema.json"); toolgen init writes it.
 `
-
-// schemaFormats maps each --format to the shape it prints. Each input schema
-// is passed through as raw JSON, so the properties keep the slots' order.
-var schemaFormats = map[string]func(tools []schemaTool) any{
-	// MCP: exactly the result of tools/list.
-	"mcp": func(tools []schemaTool) any {
-		type def struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		defs := make([]def, len(tools))
-		for i, t := range tools {
-			defs[i] = def{t.name, t.description, t.schema}
-		}
-		return struct {
-			Tools []def `json:"tools"`
-		}{defs}
-	},
-	// OpenAI Chat Completions: the value of the request's "tools" field.
-	"openai": func(tools []schemaTool) any {
-		type function struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
-		}
-		type def struct {
-			Type     string   `json:"type"`
-			Function function `json:"function"`
-		}
-		defs := make([]def, len(tools))
-		for i, t := range tools {
-			defs[i] = def{"function", function{t.name, t.description, t.schema}}
-		}
-		return defs
-	},
-	// Anthropic Messages: the value of the request's "tools" field.
-	"anthropic": func(tools []schemaTool) any {
-		type def struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"input_schema"`
-		}
-		defs := make([]def, len(tools))
-		for i, t := range tools {
-			defs[i] = def{t.name, t.description, t.schema}
-		}
-		return defs
-	},
-}
-
-// schemaTool is one tool's definition, independent of the API.
-type schemaTool struct {
-	name, description string
-	schema            json.RawMessage
-}
 
 func runSchema(c *command, env *cmdEnv, args []string) int {
 	var f toolFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, false)
-	format := fs.String("format", "mcp", "the API shape: mcp, openai or anthropic")
+	format := fs.String("format", "mcp", "the API shape: mcp, openai, openai-responses or anthropic")
+	strict := fs.Bool("strict", false, "OpenAI strict mode (openai, openai-responses): every property required, optional ones nullable")
+	descriptor := fs.Bool("descriptor", false, "print tool.schema.json, the JSON Schema of descriptor files, and nothing else")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), schemaHelp) }
 	pos, code, done := c.parse(env, fs, args)
@@ -96,9 +56,25 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr(env, "unexpected argument %q", pos[0])
 	}
-	shape, ok := schemaFormats[*format]
-	if !ok {
-		return c.usageErr(env, "unknown --format %q: want mcp, openai or anthropic", *format)
+	if *descriptor {
+		var other []string
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name != "descriptor" {
+				other = append(other, "--"+fl.Name)
+			}
+		})
+		if len(other) > 0 {
+			return c.usageErr(env, "--descriptor prints the descriptor file schema; it takes no other flag (got %s)", strings.Join(other, " "))
+		}
+		env.stdout.Write(schema.Descriptor())
+		return exitOK
+	}
+	fmtName, err := schema.ParseFormat(*format)
+	if err != nil {
+		return c.usageErr(env, "--format: %v", err)
+	}
+	if *strict && !fmtName.Strictable() {
+		return c.usageErr(env, "--strict is OpenAI's strict mode: use it with --format openai or openai-responses, not %s", fmtName)
 	}
 	p, code := assemble(env, &f)
 	if p == nil {
@@ -109,28 +85,31 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "toolgen schema: %v\n", err)
 		return exitFailure
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // descriptions keep their & < >
-	if err := enc.Encode(shape(tools)); err != nil {
+	out, dropped, err := schema.Export(tools, fmtName, *strict)
+	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen schema: %v\n", err)
 		return exitFailure
 	}
-	env.stdout.Write(out.Bytes())
+	for _, d := range dropped {
+		fmt.Fprintf(env.stderr, "toolgen schema: note: --strict dropped %s (not in strict mode's subset)\n", d)
+	}
+	env.stdout.Write(out)
+	if len(p.Problems) > 0 {
+		return exitSpec
+	}
 	return exitOK
 }
 
 // schemaTools returns the registry's tools, sorted by name, with the input
 // schemas the MCP server would serve (the same checks: a JSON object schema).
-func schemaTools(reg *tool.Registry) ([]schemaTool, error) {
+func schemaTools(reg *tool.Registry) ([]schema.Tool, error) {
 	defs, errs := mcp.Tools(reg)
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
-	out := make([]schemaTool, len(defs))
+	out := make([]schema.Tool, len(defs))
 	for i, d := range defs {
-		out[i] = schemaTool{d.Name, d.Description, d.InputSchema.(json.RawMessage)}
+		out[i] = schema.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema.(json.RawMessage)}
 	}
 	return out, nil
 }

@@ -149,7 +149,7 @@ func testServeTools(t *testing.T, bin string) {
 	cs, _, _ := startClient(t, bin, "", nil, "--tools", tools, "--workspace", ws)
 
 	names := toolNames(t, cs)
-	for _, want := range []string{"grep_text", "find_files", "sed_print", "search_text", "nap"} {
+	for _, want := range []string{"grep_text", "find_files", "sed_print", "nap"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools/list lacks %s: %v", want, names)
 		}
@@ -184,7 +184,6 @@ func testServeTools(t *testing.T, bin string) {
 		want       string
 	}{
 		{"builtin", "grep_text", map[string]any{"pattern": "needle", "path": "."}, "a.txt:2:a needle here"},
-		{"generated", "search_text", map[string]any{"pattern": "needle"}, "a.txt:2:a needle here"},
 		{"descriptor", "nap", map[string]any{"secs": 0}, "exit: 0\noutput: "},
 	} {
 		text, isErr := callText(t, cs, tc.tool, tc.args)

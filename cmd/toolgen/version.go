@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"runtime/debug"
+
+	"github.com/nanogpt/toolgen/runtime/mcp"
 )
 
 var versionCmd = &command{
@@ -26,12 +27,6 @@ func runVersion(c *command, env *cmdEnv, args []string) int {
 	return exitOK
 }
 
-// moduleVersion is the version of the module toolgen was built from: a tag
-// such as v0.3.1 after go install …@v0.3.1, a pseudo-version for a commit,
-// "(devel)" when built inside a checkout.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
+// moduleVersion is toolgen's module version (one implementation, in package
+// mcp, which also puts it in the server's serverInfo).
+var moduleVersion = mcp.ModuleVersion

@@ -52,3 +52,82 @@ func BenchmarkPath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPathPhysical compares Path, which walks the value name by name
+// as the kernel resolves it, with filepath.EvalSymlinks of the same path as
+// the baseline (the same Lstat per name, no confinement).
+func BenchmarkPathPhysical(b *testing.B) {
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "src", "pkg"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Symlink("src", filepath.Join(root, "in")); err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []string{"src/pkg", "in/../src/pkg", "in/pkg/../pkg"} {
+		b.Run("baseline-EvalSymlinks/"+v, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := filepath.EvalSymlinks(root + "/" + v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("Path/"+v, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Path("path", v, root); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkProgram is the per-call cost of judging the file a binary
+// resolves to (what ExecTool pays on every call), against the name-only
+// DenyList.Match it replaces as the baseline.
+func BenchmarkProgram(b *testing.B) {
+	d := DefaultDenyList()
+	for _, p := range installed("/usr/bin/grep", "/usr/bin/egrep", "/usr/bin/python3") {
+		b.Run("baseline-Match/"+filepath.Base(p), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Match(p)
+			}
+		})
+		b.Run("Program/"+filepath.Base(p), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Program(p)
+			}
+		})
+	}
+}
+
+// BenchmarkCheckBinary is what a tool's construction pays for the binary
+// rule (LookPath included), per tool.
+func BenchmarkCheckBinary(b *testing.B) {
+	ws := b.TempDir()
+	look := lookPathIn("/usr/local/bin", "/usr/bin", "/bin")
+	b.Run("cold", func(b *testing.B) {
+		o := options{deny: DefaultDenyList()}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := checkBinary("grep", "/usr/bin/grep", ws, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("repeated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := CheckBinary("grep", ws, look); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

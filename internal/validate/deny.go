@@ -1,9 +1,11 @@
 package validate
 
 import (
+	"hash/fnv"
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // DenyList is a set of binaries no command tool may run.
@@ -28,40 +30,88 @@ import (
 // DenyList is immutable: With and Without return copies.
 type DenyList struct {
 	entries []string // lower case, sorted, unique
+	// byFirst holds the entries by their first byte, so Match looks at the
+	// few that can match; "*" (which matches every name) is in every bucket.
+	byFirst *[256][]string
+	key     uint64 // identifies the entries in caches (FNV-1a of them)
 }
 
 // defaultDenied is the deny list of DESIGN.md §5 and the seed's denyBinaries:
 // destructive commands, privilege changers, process killers, every shell,
 // exec-wrappers that run their arguments as a command, and interpreters that
-// run code given on their command line.
+// run code given on their command line or in a file of the workspace. Where
+// Landlock cannot restrict what the child may execute, this list is the only
+// guard against "one allowed binary runs another", so it errs on the side of
+// denying (issue 11 §3).
 var defaultDenied = []string{
 	// destructive and privileged
 	"rm", "rmdir", "dd", "mkfs*", "shred", "sudo", "sudoedit", "su", "doas", "pkexec", "runuser",
 	"chmod", "chown", "chgrp", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff",
+	"newgrp", "setcap", "capsh",
 	// shells
 	"sh", "ash", "bash", "bash-static", "rbash", "zsh", "zsh-static", "dash", "ksh", "mksh", "oksh",
 	"yash", "fish", "csh", "tcsh", "busybox", "toybox", "pwsh", "powershell", "cmd", "wsl",
-	// exec-wrappers
+	// exec-wrappers: they run their arguments (or a program named in them)
+	// as a command
 	"env", "xargs", "nohup", "timeout", "nice", "ionice", "setsid", "stdbuf", "strace",
 	"ltrace", "gdb", "chroot", "unshare", "nsenter", "time", "watch", "script",
 	"setpriv", "sg", "chrt", "taskset", "flock", "parallel", "expect", "exec", "command", "builtin", "eval",
-	"systemd-run", "npx", "bunx",
+	"systemd-run", "systemd-nspawn", "npx", "bunx", "prlimit", "heaptrack", "valgrind*", "perf", "numactl",
+	"run-parts", "start-stop-daemon", "runcon", "chpst", "softlimit", "setuidgid", "envdir", "envuidgid",
+	"faketime", "fakeroot*", "eatmydata", "firejail", "bwrap", "proot", "catchsegv", "unbuffer",
+	"rlwrap", "ssh-agent", "dbus-launch", "dbus-run-session", "xvfb-run", "cpulimit", "trickle",
+	"proxychains*", "torsocks", "tsocks", "screen", "tmux", "dtach", "at", "batch", "crontab",
+	"sem", "pexec", "daemonize", "sudo-rs", "torify", "ld-linux*", "uftrace", "rr", "bpftrace",
+	"lldb*", "cgexec", "ip", "vipw", "visudo",
+	// setarch and its aliases: the personality wrapper runs its argument
+	// (x86_64 sh -c …); util-linux installs it under the architecture names
+	"setarch", "linux32", "linux64", "uname26", "i386", "i486", "i586", "i686", "athlon",
+	"x86_64", "ia64", "ppc", "ppc32", "ppc64", "ppc64le", "ppc64pseries", "ppc64iseries",
+	"s390", "s390x", "sparc", "sparc32", "sparc32bash", "sparc64", "mips", "mips32", "mips64",
+	"arm", "armv7l", "armv8l", "armh", "aarch64", "arm64", "parisc", "parisc32", "parisc64",
+	"alpha", "alphaev5", "alphaev56", "alphaev6", "alphaev67", "loongarch", "loongarch64",
+	"riscv32", "riscv64", "e2k",
 	// the dynamic loader runs the program named by its first argument
 	// (ld.so /usr/bin/rm -rf x), whatever the deny list says of that program
-	"ld.so", "ld-linux*", "ld64.so*", "ld-musl*",
-	// interpreters that run code from their arguments
-	"python*", "pypy*", "ipython", "perl", "ruby", "irb", "node", "nodejs", "deno", "bun", "php",
-	"lua", "luajit", "awk", "gawk", "mawk", "nawk", "tclsh", "wish", "osascript",
-	"cscript", "wscript", "mshta",
+	"ld.so", "ld64.so*", "ld-musl*",
+	// interpreters: they run code from their arguments or from a file of
+	// the workspace (python setup.py), which the repository wrote
+	"python*", "pypy*", "ipython*", "jupyter*", "pdb*", "perl", "cpan*", "ruby", "irb", "jruby", "truffleruby", "erb", "gem",
+	"node", "nodejs", "deno", "bun", "php", "lua", "luajit", "tclsh*", "wish*", "expectk", "osascript",
+	"awk", "gawk", "mawk", "nawk", "original-awk", "goawk", "frawk",
+	"cscript", "wscript", "mshta", "guile*", "racket", "sbcl", "clisp", "ecl", "gcl", "ocaml*",
+	"ghc*", "runghc", "runhaskell", "stack", "cabal", "julia", "r", "rscript", "octave*", "scilab*",
+	"java", "jshell", "jrunscript", "jjs", "groovy*", "scala*", "kotlin*", "clojure", "clj", "lein",
+	"dotnet", "mono", "csi", "fsi", "swift", "elixir", "iex", "erl", "escript",
+	"crystal", "nim", "v", "zig", "tcc", "gnuplot", "maxima", "gp", "sage", "qjs", "rhino",
+	"jython", "ruby-*", "m4", "dc", "nix*", "vagrant",
+	// editors and database shells with a command or shell escape reached
+	// from their arguments (vim -c '!sh', ed '!cmd', sqlite3 x '.system cmd').
+	// Pagers and man are left to ExecTool's flag table (less is refused
+	// whatever its arguments, man -P is refused): with stdin at /dev/null
+	// their interactive '!' cannot be reached.
+	"ed", "red", "ex", "vi", "vim*", "rvim", "view", "rview", "nvim*", "gvim*", "evim", "vimdiff",
+	"emacs*", "nano", "rnano", "pico", "joe", "jed", "mg", "kak", "helix", "hx", "micro",
+	"info", "pinfo", "mutt", "neomutt", "mail", "mailx", "ftp", "lftp",
+	"sqlite*", "mysql", "mariadb", "psql", "duckdb", "redis-cli", "mongo", "mongosh", "cqlsh",
+	"gdbserver", "pdb", "jdb", "dlv", "ipdb",
+	// build tools and package managers: they run the repository's own
+	// recipes, scripts and build files (make, cargo build.rs, npm run …)
+	"make", "gmake", "bmake", "pmake", "remake", "ninja", "samu", "cmake", "ctest", "cpack",
+	"meson", "scons", "bazel*", "buck*", "gradle*", "mvn", "ant", "sbt", "rake", "bundle", "bundler",
+	"cargo", "rustup", "npm", "pnpm", "pnpx", "yarn*", "corepack", "pip*", "pipx", "poetry", "uv", "uvx",
+	"tox", "nox", "pytest*", "composer", "go", "dpkg*", "apt*", "rpm*", "yum", "dnf",
+	"snap", "flatpak", "docker*", "podman*", "kubectl", "helm", "terraform", "ansible*", "chef*",
+	"puppet", "salt*", "git-shell", "nc", "ncat", "netcat", "socat", "busctl", "systemctl", "service", "openrc", "initctl", "loginctl", "machinectl",
 }
 
 // DefaultDenyList returns the default deny list. Assembling code may extend
 // it (With) or narrow it explicitly (Without).
-func DefaultDenyList() DenyList { return defaultDenyList }
+func DefaultDenyList() DenyList { return defaultDenyList() }
 
-// defaultDenyList is built once: a DenyList is immutable, so sharing it is
-// safe, and validating a Spec does not rebuild it.
-var defaultDenyList = NewDenyList(defaultDenied...)
+// defaultDenyList is built once, on first use: a DenyList is immutable, so
+// sharing it is safe, and validating a Spec does not rebuild it.
+var defaultDenyList = sync.OnceValue(func() DenyList { return NewDenyList(defaultDenied...) })
 
 // NewDenyList returns a deny list of exactly entries.
 func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...) }
@@ -111,17 +161,55 @@ func fromSet(set map[string]bool) DenyList {
 		out = append(out, e)
 	}
 	sort.Strings(out)
-	return DenyList{entries: out}
+	d := DenyList{entries: out, byFirst: new([256][]string)}
+	h := fnv.New64a()
+	for _, e := range out {
+		h.Write([]byte(e + "\n"))
+		if e == "*" {
+			for i := range d.byFirst {
+				d.byFirst[i] = append(d.byFirst[i], e)
+			}
+			continue
+		}
+		d.byFirst[e[0]] = append(d.byFirst[e[0]], e)
+	}
+	d.key = h.Sum64()
+	return d
 }
 
 // Entries returns the entries, sorted.
 func (d DenyList) Entries() []string { return append([]string(nil), d.entries...) }
 
 // Match reports whether binary is denied and by which entry. binary may be a
-// bare name or a path; it is normalised first (see BinaryName).
+// bare name or a path; it is normalised first (see BinaryName), and its
+// program name (ProgramName: a Debian multiarch triplet removed, so
+// "perl5.36-x86_64-linux-gnu" is matched as "perl5.36") is matched too.
+// Match judges a name only; Program judges the file a path resolves to.
 func (d DenyList) Match(binary string) (entry string, denied bool) {
 	name := BinaryName(binary)
-	for _, e := range d.entries {
+	if e, ok := d.match(name); ok {
+		return e, true
+	}
+	if strings.IndexByte(name, '-') < 0 {
+		return "", false // no triplet to remove
+	}
+	if prog := ProgramName(name); prog != name {
+		return d.match(prog)
+	}
+	return "", false
+}
+
+// match looks name up among the entries that can match it.
+func (d DenyList) match(name string) (string, bool) {
+	if d.byFirst == nil || name == "" {
+		for _, e := range d.entries { // the zero value, or "" against "*"
+			if matchEntry(e, name) {
+				return e, true
+			}
+		}
+		return "", false
+	}
+	for _, e := range d.byFirst[name[0]] {
 		if matchEntry(e, name) {
 			return e, true
 		}

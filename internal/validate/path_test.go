@@ -86,26 +86,30 @@ func workspace(t testing.TB) (ws, outside string) {
 
 func TestPathAccepted(t *testing.T) {
 	ws, _ := workspace(t)
+	// What runs is what the model wrote: Path never hands back another
+	// path, only "./" in front of a leading dash.
 	for _, tc := range []struct{ v, want string }{
 		{".", "."},
-		{"./", "."},
+		{"./", "./"},
 		{"src", "src"},
-		{"src/", "src"},
-		{"./src/main.go", "src/main.go"},
-		{"src//main.go", "src/main.go"},
-		{"src/./main.go", "src/main.go"},
-		{"src/../src/main.go", "src/main.go"},
+		{"src/", "src/"},
+		{"./src/main.go", "./src/main.go"},
+		{"src//main.go", "src//main.go"},
+		{"src/./main.go", "src/./main.go"},
+		{"src/../src/main.go", "src/../src/main.go"},
 		{"dir/sub", "dir/sub"},
 		{"src/new.go", "src/new.go"},                   // missing file in an existing directory
 		{"new/deeper/file.txt", "new/deeper/file.txt"}, // nothing of it exists
-		{"dir/sub/../../src", "src"},
+		{"new/../src/main.go", "new/../src/main.go"},   // a missing name is a directory to come
+		{"dir/sub/../../src", "dir/sub/../../src"},
 		{"src/main.go/x", "src/main.go/x"}, // below a file: fails at run time, harmlessly
 		// A name that begins with a dash comes back with ./ in front, never bare.
 		{"./-rf", "./-rf"},
 		{"-rf", "./-rf"}, // the leading dash itself is Value's concern
-		{"dir/../-rf", "./-rf"},
+		{"dir/../-rf", "dir/../-rf"},
 		{"./--exec=x", "./--exec=x"},
 		{"./\u2010rf", "./\u2010rf"},
+		{"\u2010rf", "./\u2010rf"},
 		{"./\uff0drf", "./\uff0drf"},
 		{"dir/-rf", "dir/-rf"},
 		// Dots that are not "..": ordinary names.
@@ -114,23 +118,20 @@ func TestPathAccepted(t *testing.T) {
 		{"te..st", "te..st"},
 		{"%2e%2e", "%2e%2e"},
 		{"%2e%2e/%2e%2e", "%2e%2e/%2e%2e"},
-		{"..test/../src", "src"},
+		{"..test/../src", "..test/../src"},
 		{".../x", ".../x"},
-		// Symlinks that stay inside.
+		// Symlinks that stay inside, ".." after them included.
 		{"in", "in"},
 		{"in/main.go", "in/main.go"},
+		{"in/..", "in/.."}, // src/.. is the workspace
+		{"in/../src/main.go", "in/../src/main.go"},
+		{"chain_in1/..", "chain_in1/.."}, // dir/sub/.. is dir
 		{"self", "self"},
 		{"self/src/main.go", "self/src/main.go"},
 		{"chain_in1", "chain_in1"},
-		{"back_in/main.go", "back_in/main.go"},
+		{"back_in/main.go", "back_in/main.go"}, // the target leaves and comes back: only where it ends counts
 		{"chain_in1/new", "chain_in1/new"},
 		{"dangling_in", "dangling_in"}, // judged by its target, which is inside
-		// link/.. is cleaned lexically; the argv gets the cleaned form, so
-		// the kernel never resolves out_dir/.. physically.
-		{"out_dir/../src/main.go", "src/main.go"},
-		{"out_dir/..", "."},
-		{"dangling_out/../x", "x"},
-		{"loop1/..", "."},
 	} {
 		got, err := pathErr("path", tc.v, ws)
 		if err != nil {
@@ -167,7 +168,21 @@ func TestPathRejected(t *testing.T) {
 		{"out_rel", "outside"},
 		{"out_rel/secret", "outside"},
 		{"dir/up", "outside"},
-		{"in/../out_dir", "outside"}, // cleaned to out_dir
+		{"in/../out_dir", "outside"},
+		// link/.. is resolved as the kernel resolves it: the parent of the
+		// link's target (issue 13: escape -> /etc, escape/.. is /).
+		{"out_dir/..", "outside"},
+		{"out_dir/../src/main.go", "outside"},
+		{"out_dir/../ws/src/main.go", "outside"}, // leaves the workspace on the way back in
+		{"out_file/..", "outside"},
+		{"root/..", "outside"},
+		{"dangling_out/../x", "outside"}, // mkdir -p would create outside/missing
+		{"dir/up/..", "outside"},
+		{"chain1/..", "outside"},
+		{"loop1/..", "symlinks"},
+		{"chain_in1/../../src", "climbs"}, // physically inside (dir/sub/../.. is ws), but .. is never allowed past the start
+		{"self/..", "outside"},            // self is ., so self/.. is the workspace's parent
+		{"self/../ws/src", "outside"},
 		{"chain1", "outside"},
 		{"chain1/secret", "outside"},
 		{"dangling_out", "outside"},
@@ -278,5 +293,51 @@ func TestPathAndValueTogether(t *testing.T) {
 	got, err := pathErr("path", "./-rf", ws)
 	if err != nil || got != "./-rf" {
 		t.Errorf("Path(./-rf) = %q, %v; want ./-rf", got, err)
+	}
+}
+
+// TestPathEscapeDotDot is issue 13's case: escape -> /etc, and the value
+// escape/.. — cleaned lexically it is ".", but the kernel takes it to "/".
+// Path must judge it where the kernel goes, and hand back the value as
+// written, never another path.
+func TestPathEscapeDotDot(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(ws, "escape")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// What the kernel does with the value.
+	entries, err := os.ReadDir(ws + "/escape/..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawEtc := false
+	for _, e := range entries {
+		sawEtc = sawEtc || e.Name() == "etc"
+	}
+	if !sawEtc {
+		t.Fatalf("the kernel did not take escape/.. to /: %v", entries)
+	}
+	for _, v := range []string{"escape/..", "escape/../", "escape/../etc/passwd", "./escape/..", "sub/../escape/..",
+		"escape/./..", "escape//..", "escape/../tmp", "escape/../" + strings.TrimPrefix(ws, "/")} {
+		got, err := pathErr("path", v, ws)
+		if err == nil {
+			t.Errorf("Path(%q) = %q, want a 614", v, got)
+			continue
+		}
+		if te := asToolError(t, err, tool.CodeValue); !strings.Contains(te.Msg, "outside the workspace") {
+			t.Errorf("Path(%q): %s", v, te.Msg)
+		}
+	}
+	for _, v := range []string{"sub/..", "sub/../sub", "./sub/./..", "escape2/.."} {
+		got, err := pathErr("path", v, ws)
+		if err != nil || got != v {
+			t.Errorf("Path(%q) = %q, %v; want it accepted as written", v, got, err)
+		}
 	}
 }

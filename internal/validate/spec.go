@@ -3,14 +3,27 @@ package validate
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// identRE is the form of tool and slot names.
-var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+// identPattern is the form of tool and slot names, as messages state it;
+// isIdent checks it (by hand: no regexp to compile at start-up).
+const identPattern = `^[a-z][a-z0-9_]*$`
+
+// isIdent reports whether s matches identPattern.
+func isIdent(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // MaxNameLen bounds tool and slot names (the function-calling APIs of the
 // main model providers accept at most 64 characters).
@@ -56,6 +69,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	t, err := ParseTemplate(s.Command)
 	add(err)
 	if t != nil {
+		add(relativeBinary(t.Binary()))
 		if entry, denied := o.deny.Match(t.Binary()); denied {
 			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
 		}
@@ -96,8 +110,8 @@ func checkName(field, what, name string) error {
 		return tool.SpecErrorf(field, "%s name is missing", what)
 	case len(name) > MaxNameLen:
 		return tool.SpecErrorf(field, "%s name %q is longer than %d characters", what, name, MaxNameLen)
-	case !identRE.MatchString(name):
-		return tool.SpecErrorf(field, "%s name %q is not valid: want lower-case letters, digits and _, starting with a letter (%s)", what, name, identRE)
+	case !isIdent(name):
+		return tool.SpecErrorf(field, "%s name %q is not valid: want lower-case letters, digits and _, starting with a letter (%s)", what, name, identPattern)
 	}
 	return nil
 }

@@ -57,7 +57,8 @@ func (t *Template) StartsWord(slot string) bool {
 // ParseTemplate parses cmd. The error is a 613 *tool.Error on field
 // "command": empty template, rejected character in the literal text, a brace
 // that is not a well-formed {slot}, or a first word that is not a plain
-// binary name or path.
+// binary name or path. It parses only: Spec adds the rules on the binary
+// (not a relative path, not denied).
 func ParseTemplate(cmd string) (*Template, error) {
 	if bad, ok := firstBadRune(cmd, true); ok {
 		return nil, tool.SpecErrorf("command", "template: %s", bad.message())
@@ -107,8 +108,8 @@ func parseWord(f string) (Word, error) {
 			return nil, tool.SpecErrorf("command", "template word %q: '{' without a matching '}'", f0)
 		}
 		name := f[open+1 : open+end]
-		if !identRE.MatchString(name) {
-			return nil, tool.SpecErrorf("command", "template word %q: {%s} is not a slot name (want {name} with name matching %s)", f0, name, identRE)
+		if !isIdent(name) {
+			return nil, tool.SpecErrorf("command", "template word %q: {%s} is not a slot name (want {name} with name matching %s)", f0, name, identPattern)
 		}
 		if len(w) > 0 && w[len(w)-1].Slot != "" {
 			return nil, tool.SpecErrorf("command", "template word %q: slots {%s} and {%s} are adjacent; put literal text between them (the boundary between the two values would be lost, and an empty first value would let the second begin the word)", f0, w[len(w)-1].Slot, name)
@@ -125,7 +126,8 @@ func parseWord(f string) (Word, error) {
 }
 
 // checkBinaryWord requires the first word to be one literal, a plain name or
-// path made of [A-Za-z0-9._+/-] that does not begin with '-'.
+// path made of [A-Za-z0-9._+/-] that does not begin with '-'. That it is not
+// a relative path is Spec's rule (relativeBinary).
 func checkBinaryWord(w Word) error {
 	if len(w) != 1 || w[0].Slot != "" {
 		return tool.SpecErrorf("command", "the first word of the template is the binary and may not hold a slot")
@@ -166,4 +168,18 @@ func (t *Template) String() string {
 		}
 	}
 	return b.String()
+}
+
+// relativeBinary refuses a binary written as a relative path ("./build.sh",
+// "bin/x", "x/", "../../bin/sh"): it names a file of the workspace, which
+// the repository (or a model that writes) controls. A binary is a bare name,
+// looked up on the kernel's PATH, or an absolute path; where either resolves
+// is CheckBinary's business.
+func relativeBinary(bin string) error {
+	if !strings.ContainsRune(bin, '/') || strings.HasPrefix(bin, "/") {
+		return nil
+	}
+	return tool.SpecErrorf("command", "binary %q is a relative path, which names a file of the workspace (a repository's "+
+		"own script or program is not a trusted binary); write a bare name found on PATH (git) or an absolute path "+
+		"outside the workspace (/usr/bin/git)", bin)
 }

@@ -34,7 +34,8 @@ func TestParseTemplate(t *testing.T) {
 		{"  grep   -rn  {p}   ",
 			[]Word{{lit("grep")}, {lit("-rn")}, {slot("p")}},
 			"grep -rn {p}", "grep", []string{"p"}},
-		{"./bin/tool {a}", []Word{{lit("./bin/tool")}, {slot("a")}}, "./bin/tool {a}", "./bin/tool", []string{"a"}},
+		{"/opt/tools/bin/tool {a}", []Word{{lit("/opt/tools/bin/tool")}, {slot("a")}}, "/opt/tools/bin/tool {a}", "/opt/tools/bin/tool", []string{"a"}},
+		{"./bin/tool {a}", []Word{{lit("./bin/tool")}, {slot("a")}}, "./bin/tool {a}", "./bin/tool", []string{"a"}}, // parses; Spec refuses it
 		{"/usr/bin/grep -F {p} .", []Word{{lit("/usr/bin/grep")}, {lit("-F")}, {slot("p")}, {lit(".")}}, "/usr/bin/grep -F {p} .", "/usr/bin/grep", []string{"p"}},
 		{"ls", []Word{{lit("ls")}}, "ls", "ls", nil},
 		{"git log {from}..{to}", []Word{{lit("git")}, {lit("log")}, {slot("from"), lit(".."), slot("to")}}, "git log {from}..{to}", "git", []string{"from", "to"}},
@@ -131,6 +132,13 @@ func TestParseTemplateRejects(t *testing.T) {
 		{"ｇｒｅｐ {p}", "U+FF47 FULLWIDTH LATIN SMALL LETTER G"},
 		{"~/bin/x {p}", "U+007E TILDE"},
 		{"a=b {p}", "U+003D EQUALS SIGN"},
+		// Lookalikes of '/' are no separators, and no binary characters.
+		{"bin∕x", "U+2215 DIVISION SLASH"},
+		{"bin⁄x", "U+2044 FRACTION SLASH"},
+		{"bin／x", "U+FF0F FULLWIDTH SOLIDUS"},
+		{"∕usr∕bin∕git", "U+2215 DIVISION SLASH"},
+		{"bin⧸x", "U+29F8 BIG SOLIDUS"},
+		{"bin̸x", "U+0338 COMBINING LONG SOLIDUS OVERLAY"},
 	} {
 		tm, err := ParseTemplate(tc.cmd)
 		if err == nil {

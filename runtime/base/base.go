@@ -29,8 +29,10 @@ type slot struct {
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
-// DefaultDenyList; pass WithDenyList to change it) and returns the tool
-// running on k, granted exactly the access the Spec
+// DefaultDenyList; pass WithDenyList to change it), checks where its binary
+// resolves on k (not inside the workspace, not a denied program under
+// another name) and returns the tool running on k, granted exactly the
+// access the Spec
 // declares (Writes, Network: see kernel.Access), which k's Confiner, if it
 // has one, enforces. An invalid spec is a 613 *tool.Error (an errors.Join of
 // them when there are several).
@@ -39,8 +41,14 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 		return nil, fmt.Errorf("base: tool %q: nil kernel", spec.Name)
 	}
 	spec = cloneSpec(spec)
-	t, err := validate.Spec(&spec, validateOptions(opts)...)
+	vopts := validateOptions(opts)
+	t, err := validate.Spec(&spec, vopts...)
 	if err != nil {
+		return nil, err
+	}
+	// Where the binary resolves, on this kernel: not inside the workspace,
+	// not the same file as or a script of a denied program.
+	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
 	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})

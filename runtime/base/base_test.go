@@ -56,7 +56,7 @@ func TestArgvAssembly(t *testing.T) {
 		{`{"count":3,"mode":"slow","ratio":2.5,"path":"sub/a.txt","suffix":"abc"}`,
 			[]string{"echo", "-n", "slow", "--count=3", "2.5", "sub/a.txt", "xabcy"}},
 		{`{"count":0,"ratio":null,"suffix":null}`, []string{"echo", "-n", "fast", "--count=0", "."}},
-		{`{"count":1,"path":"sub/../sub/./a.txt"}`, []string{"echo", "-n", "fast", "--count=1", "sub/a.txt"}},
+		{`{"count":1,"path":"sub/../sub/./a.txt"}`, []string{"echo", "-n", "fast", "--count=1", "sub/../sub/./a.txt"}}, // the value as written: what runs is what was checked,
 		{`{"count":1,"path":"./-rf"}`, []string{"echo", "-n", "fast", "--count=1", "./-rf"}},
 	}
 	for _, tc := range tests {

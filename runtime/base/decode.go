@@ -22,6 +22,31 @@ type value struct {
 	set  bool
 }
 
+// DecodeArgs checks and decodes the model's JSON arguments for the slots
+// args exactly as every command tool's Call does (one decoder for every
+// form): a JSON object or null, at most MaxArgsBytes, no unknown or
+// repeated key, the JSON type each slot wants, every required slot present;
+// defaults filled in. It returns the text of each slot that has a value,
+// by name. A problem is a 614 *tool.Error naming the slot.
+func DecodeArgs(data json.RawMessage, args ...tool.Arg) (map[string]string, error) {
+	b := &CommandToolBase{index: make(map[string]int, len(args))}
+	for i, a := range args {
+		b.slots = append(b.slots, slot{arg: a})
+		b.index[a.Name] = i
+	}
+	values, err := b.decode(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(values))
+	for i, v := range values {
+		if v.set {
+			out[args[i].Name] = v.text
+		}
+	}
+	return out, nil
+}
+
 // decode turns the model's JSON arguments into one value per slot, checking
 // the JSON shape: an object, no unknown keys, the right JSON type per slot,
 // every required slot present. Defaults are filled in.

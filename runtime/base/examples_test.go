@@ -21,7 +21,7 @@ var exampleSpec = tool.Spec{
 		{Name: "path", Type: tool.Path, Description: "p", Default: ".", HasDefault: true},
 	},
 	Examples: []tool.Example{
-		{Args: `{"pattern":"x","path":"./a/"}`, Argv: []string{"grep", "-rn", "x", "a"}},
+		{Args: `{"pattern":"x","path":"./a/"}`, Argv: []string{"grep", "-rn", "x", "./a/"}},
 		{Args: `{"pattern":"a;b"}`, Rejects: "U+003B SEMICOLON"},
 		{Args: `{"pattern":"x"}`, Argv: []string{"grep", "-rn", "y", "."}},
 		{Args: `{"pattern":"x;"}`, Argv: []string{"grep", "-rn", "x;", "."}},

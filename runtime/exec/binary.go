@@ -10,7 +10,7 @@ import (
 	"github.com/nanogpt/toolgen/internal/validate"
 )
 
-// Defences 2 and 3: the first word names a granted binary, which resolves
+// Defences 1 and 2: the first word names a granted binary, which resolves
 // through the kernel's PATH, and neither its name nor the file it resolves
 // to is on the deny list.
 
@@ -25,7 +25,7 @@ type binary struct {
 // name they resolve to says nothing about what runs.
 var multiCall = []string{"busybox", "toybox"}
 
-// allowlist applies defence 2 to the first word.
+// allowlist applies defence 1 to the first word.
 func (t *Tool) allowlist(w word) (binary, *refusal) {
 	name := w.text
 	granted := t.granted
@@ -65,7 +65,7 @@ func (t *Tool) targetDenied(path string) (target, entry string, denied bool) {
 	return real, entry, denied
 }
 
-// denyList applies defence 3.
+// denyList applies defence 2.
 func (t *Tool) denyList(b binary) *refusal {
 	if entry, denied := t.deny.Match(b.name); denied {
 		return refuse(0, "%q is on the deny list (entry %q): it destroys data, changes privileges, is a shell, "+

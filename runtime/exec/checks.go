@@ -137,3 +137,45 @@ func checkGo(c *cmdline) *refusal {
 	}
 	return nil
 }
+
+// checkVim refuses vim's long options the way vim reads them: it compares
+// only the option's own length, ignoring case, so --cmdx and --CMD are
+// --cmd, and --remote-anything is a --remote option.
+func checkVim(c *cmdline) *refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if w == "--" {
+			return nil
+		}
+		lw := strings.ToLower(w)
+		if !strings.HasPrefix(lw, "--") {
+			continue
+		}
+		for _, o := range []string{"cmd", "remote", "servername", "listen", "server"} {
+			if strings.HasPrefix(lw[2:], o) {
+				return refuse(i, "%s: option %s is refused: vim reads it as --%s, which runs editor commands or talks to another editor process", c.name, w, o)
+			}
+		}
+	}
+	return nil
+}
+
+// checkNmap refuses what getopt_long_only reads as --script: one or two
+// dashes, and any prefix of "script" of two letters or more ("-scr",
+// "--scri=x").
+func checkNmap(c *cmdline) *refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if w == "--" {
+			return nil
+		}
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
+		if len(name) >= 2 && (strings.HasPrefix("script", name) || strings.HasPrefix(name, "script")) {
+			return refuse(i, "nmap: option %s is refused: nmap reads it as --script, which runs NSE scripts (Lua) that can run programs", w)
+		}
+	}
+	return nil
+}

@@ -1,11 +1,17 @@
 // Package exec is ExecTool, the special form of the command tool lineage
 // (DESIGN.md §1): the model writes a whole command line, {"command": "git log
 // --oneline -5"}, and only the binary is fixed, by an explicit grant. Its
-// guarantee is therefore "best effort", made by five defences that run in
-// order on every call; the first that refuses ends the call with a 614 that
-// names it:
+// guarantee is therefore "best effort", made by five defences, numbered as
+// DESIGN.md §5 and explain number them (1 allowlist, 2 deny list, 3
+// operators, 4 flags, 5 workspace). Every call is read first (defence 3
+// must parse the line to find the binary), then checked by 1, 2, 4 and 5;
+// the first that refuses ends the call with a 614 that names it:
 //
-//	error 614: slot "command": defence 1 (parse): pipes (|) are not allowed: exactly one command per call; …
+//	error 614: slot "command": defence 3 (operators): pipes (|) are not allowed: exactly one command per call; …
+//
+// The argument is decoded by the decoder every command tool uses
+// (base.DecodeArgs): {"command": "…"} and nothing else; a repeated or
+// unknown key is a 614.
 //
 // ExecTool is off by default: it exists only when the assembling code grants
 // binaries (preset.WithExec, toolgen --exec-allow BIN,…).
@@ -17,7 +23,7 @@
 // There is no shell, ever: the line is parsed, never run by a shell, and the
 // kernel executes the resulting argv directly.
 //
-// # Defence 1: parse
+// # Defence 3: operators (read first)
 //
 // The line is first checked character by character (validate.CheckLine):
 // control characters (newline, tab, CR, ESC …), Unicode white space other
@@ -39,7 +45,7 @@
 // expansion; HEAD@{1} and {} are fine), ~ at the start of a word or after
 // NAME= (tilde expansion). '*.go', "{a,b}" and \~ pass literally.
 //
-// # Defence 2: allowlist
+// # Defence 1: allowlist
 //
 // The first word must be written plainly (no quotes or backslashes: 'r'm and
 // r\m are refused), be a bare name (no /: /bin/rm, ./rm, ../bin/rm are
@@ -48,7 +54,7 @@
 // through the kernel's scrubbed PATH (never the host's) to the absolute path
 // that then runs.
 //
-// # Defence 3: deny list
+// # Defence 2: deny list
 //
 // The name, and the name of the file it resolves to through symlinks (so a
 // granted "js" that is a link to nodejs is caught), are checked against the
@@ -76,60 +82,80 @@
 //   - git -c, --config-env, --exec-path, -C/--git-dir/--work-tree outside
 //     the workspace, --upload-pack, --receive-pack, --exec, clone -c,
 //     --config, --template, grep -O, rebase -x, config writes, bisect run,
-//     submodule foreach, filter-branch, difftool, maintenance, ext::
-//     transports, and any subcommand that is not a known built-in (aliases
-//     may be !shell commands, git-* programs anything);
+//     submodule foreach, filter-branch, difftool, maintenance, merge-index,
+//     for-each-repo, help PAGE (it runs the man.viewer programs of the
+//     repository's configuration), bundle create, ext:: transports, any
+//     argument naming a place inside .git (log --output=.git/config,
+//     format-patch -o .git/hooks, checkout-index --prefix=.git/,
+//     --work-tree=.git: what is written there decides what git runs next),
+//     and any subcommand that is not a built-in of the git that runs, as it
+//     lists them itself (git --list-cmds=builtins, asked once per binary):
+//     aliases may be !shell commands and git-* programs anything (on git
+//     2.39, refs, bisect and submodule are not built-ins);
 //   - rg --pre, --pre-glob, --hostname-bin; tar -I, -F, --to-command,
 //     --checkpoint-action, --rsh-command, -P and host:file archives; sort
-//     --compress-program; split --filter; zip -TT; rsync -e; ssh -o, -F; nc
-//     -e, -c; socat EXEC: and SYSTEM:; make --eval and VAR= overrides; go
-//     generate, -exec, -toolexec, go run pkg@version; man -P, -H; vim -c,
-//     +cmd, -S, --cmd; emacs --eval;
+//     --compress-program; split --filter; zip -TT/--unzip-command; curl
+//     -K/--config, --engine; wget -e, --config, --use-askpass; rsync -e;
+//     ssh -o, -F; nc -e, -c, --sh-exec; socat EXEC: and SYSTEM:; make
+//     --eval and VAR= overrides; go generate, -exec, -toolexec, go run
+//     pkg@version; man -P, -H; vim -c, +cmd, -S, --cmd (vim reads --cmdx
+//     and --CMD as --cmd); emacs --eval; nmap --script (-script, --scri);
 //   - less, more and crontab whatever their arguments (New refuses to grant
 //     them).
 //
-// Since the kernel makes the workspace HOME, a binary is also refused while
-// the workspace holds a configuration file it reads from there and that can
-// make it run programs: .gitconfig and .config/git for git (core.fsmonitor,
-// core.pager, !aliases; a cloned repository may track one) and .vimrc for
-// the vi that git starts to ask for a commit message, .ssh/config
-// (ProxyCommand), .curlrc, .wgetrc, .vimrc, .emacs, .config/go/env, and
-// .local/lib for python (sitecustomize).
+// Configuration a program reads from HOME or cwd and that can make it run
+// programs is forced safe by the kernel for every form (kernel/programs.go:
+// git reads no system or global configuration and has every setting that
+// runs a program forced off at command-line precedence; curl's .curlrc,
+// wget's .wgetrc, npm's .npmrc, pip's and go's configuration are
+// neutralised through their environment variables). While HOME is the
+// workspace, a binary is also refused when the workspace holds such a file:
+// .gitconfig and .config/git for git, and the .vimrc of the vi git starts
+// for a message it was not given; .ssh/config (ProxyCommand) for ssh;
+// .curlrc for curl; .wgetrc for wget; .vimrc, .exrc for vim; .emacs for
+// emacs; .config/go/env for go; .manpath for man; .local/lib for python
+// (sitecustomize). What a repository's own .git/config can still do is
+// listed under "What best effort does not cover".
 //
 // Options are read the way the binary reads them: "--opt=value" and "--opt
-// value", unique abbreviations of long options where the binary accepts them
-// (sed --in-pl, git --upload-pa), combined short options and attached values
-// (sed -ni, -i.bak, perl -le), options after operands (GNU argument
-// permutation), tar's old style (tar xIf), and "--" as the end of the
-// options. Where the grammar is not known for sure, the reading that refuses
-// more is taken.
+// value", unique abbreviations of long options where the binary's parser
+// accepts them (getopt_long, argp, parse-options: sed --in-pl, git
+// --upload-pa, curl --conf, zip --unz, ncat --sh-e, emacs --ev), combined
+// short options and attached values (sed -ni, -i.bak, perl -le), options
+// after operands (GNU argument permutation), tar's old style (tar xIf), and
+// "--" as the end of the options. Where the grammar is not known for sure,
+// the reading that refuses more is taken.
 //
 // # Defence 5: workspace and kernel
 //
-// Every argument is looked at as if it were a path (the word, the value after
-// '=', an attached option value, after '@', "file:" or "host:"): an absolute
-// path, any ".." element, or a relative path that leads out of the workspace
-// through a symlink is refused, unless WithOutsidePathsAllowed. Then the
-// kernel runs the argv, the same kernel as every other form: working
-// directory locked to the workspace (also HOME), stdin from /dev/null, a
-// scrubbed environment, a timeout that kills the whole process group, and
-// bounded output. ExecTool asks the kernel for the least access (read only,
-// no network), which a kernel with a Confiner (preset.WithConfinement)
-// enforces.
+// Every argument is looked at as if it were a path (the word, the value
+// after '=', an attached option value, for every binary each rest after a
+// run of short option letters (date -uf/outside/secret), after '@', "file:"
+// or "host:"): an absolute path, any ".." element, or a relative path that
+// leads out of the workspace through a symlink is refused, unless
+// WithOutsidePathsAllowed. Then the kernel runs the argv, the same kernel as
+// every other form: working directory locked to the workspace, stdin from
+// /dev/null, a scrubbed environment with each program's configuration forced
+// safe, a timeout that kills the whole process group, and bounded output.
+// ExecTool asks the kernel for the least access (read only, no network),
+// which a kernel with a Confiner (preset.WithConfinement) enforces.
 //
 // # What best effort does not cover
 //
 // A granted binary does whatever its own documented behaviour is with the
 // arguments that pass: cp, mv, tee, touch, git commit/checkout/reset/clean,
 // tar x write and delete inside the workspace; curl, wget, git fetch/push,
-// ssh reach the network. Configuration and code inside the workspace are
-// trusted beyond the HOME files above: .git/config, .git/hooks, a Makefile,
-// package.json or a script a granted interpreter is asked to run can run
-// programs, and a model that can write files through any tool can plant
-// them. The flag table covers the binaries listed above; any other granted
-// binary gets defences 1, 2, 3 and 5 only. Arguments are judged as text, not by what the
-// program will make of them (a pattern "/api" is refused as a path, a path
-// hidden in a program's own syntax is not seen). When a tool's arguments can
-// be typed slots, the declarative form (*.tool.json) is the stronger choice:
-// its skeleton is fixed, so the model cannot express anything outside it.
+// ssh reach the network. git settings whose names a repository chooses
+// (filter and diff drivers, diff.external, aliases) are looked up in the
+// repository before each run and forced off too, but a submodule's own
+// .git/config, read by the git that recurses into it, is not; only the
+// kernel's Landlock execute set stops those. A Makefile, package.json or a
+// script a granted interpreter is asked to run can run programs, and a model
+// that can write files through any tool can plant them. The flag table
+// covers the binaries listed above; any other granted binary gets defences
+// 1, 2, 3 and 5 only. Arguments are judged as text, not by what the program
+// will make of them (a pattern "/api" is refused as a path, a path hidden in
+// a program's own syntax is not seen). When a tool's arguments can be typed
+// slots, the declarative form (*.tool.json) is the stronger choice: its
+// skeleton is fixed, so the model cannot express anything outside it.
 package exec

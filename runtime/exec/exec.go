@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,9 +24,6 @@ const Slot = "command"
 // MaxCommandBytes bounds the command line of one call.
 const MaxCommandBytes = 4096
 
-// maxArgsBytes bounds the JSON arguments of one call.
-const maxArgsBytes = 64 << 10
-
 // Tool is ExecTool: it runs one command line the model wrote, after the five
 // defences (see the package doc). It implements tool.Tool, is immutable
 // after New and is safe for concurrent use.
@@ -50,7 +46,7 @@ type config struct {
 	outsidePaths bool
 }
 
-// WithDenyList replaces the deny list of defence 3. The default is
+// WithDenyList replaces the deny list of defence 2. The default is
 // base.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
 // a binary the default denies, or an extended one (DenyList.With) to deny
 // more. The zero DenyList denies nothing.
@@ -217,40 +213,19 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (string, error) {
 	return res.Text(), nil
 }
 
-// decodeArgs returns the command of {"command": "…"}; anything else is a 614.
-func decodeArgs(args json.RawMessage) (string, error) {
-	if len(args) > maxArgsBytes {
-		return "", tool.ValueErrorf("", "arguments are %d bytes; the limit is %d", len(args), maxArgsBytes)
-	}
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		return "", missing()
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &raw); err != nil {
-		return "", tool.ValueErrorf("", `arguments must be a JSON object {"command": "…"}: %v`, err)
-	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if k != Slot {
-			return "", tool.ValueErrorf(k, "unknown argument; this tool takes: command")
-		}
-	}
-	rv, ok := raw[Slot]
-	if !ok || string(bytes.TrimSpace(rv)) == "null" {
-		return "", missing()
-	}
-	var command string
-	if err := json.Unmarshal(rv, &command); err != nil {
-		return "", tool.ValueErrorf(Slot, "must be a JSON string holding one command line")
-	}
-	return command, nil
+// commandArg is ExecTool's one slot, as the shared decoder sees it.
+var commandArg = tool.Arg{
+	Name: Slot, Type: tool.String, Required: true,
+	Description: `one command line, such as {"command": "ls -la"}`,
 }
 
-func missing() error {
-	return tool.ValueErrorf(Slot, `required argument is missing: give {"command": "…"}, one command line such as "ls -la"`)
+// decodeArgs returns the command of {"command": "…"}, decoded by the same
+// strict decoder as every other command tool (base.DecodeArgs): a repeated
+// or unknown key, a non-string value or a missing command is a 614.
+func decodeArgs(args json.RawMessage) (string, error) {
+	values, err := base.DecodeArgs(args, commandArg)
+	if err != nil {
+		return "", err
+	}
+	return values[Slot], nil
 }

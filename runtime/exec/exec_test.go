@@ -134,12 +134,15 @@ func TestCallArguments(t *testing.T) {
 		{`null`, `slot "command": required argument is missing`},
 		{`{}`, `slot "command": required argument is missing`},
 		{`{"command": null}`, `slot "command": required argument is missing`},
-		{`{"command": 5}`, `slot "command": must be a JSON string`},
-		{`{"command": ["ls"]}`, `slot "command": must be a JSON string`},
+		{`{"command": 5}`, `slot "command": want a JSON string, got a number`},
+		{`{"command": ["ls"]}`, `slot "command": want a JSON string, got an array`},
+		{`{"command": "ls", "command": "rm -rf ."}`, `slot "command": argument given twice`},
+		{`{"command": "ls", "\u0063ommand": "id"}`, `slot "command": argument given twice`},
+		{`{"command": "ls"`, `not valid JSON`},
 		{`{"command": "ls", "cwd": "/"}`, `slot "cwd": unknown argument; this tool takes: command`},
 		{`["ls"]`, `must be a JSON object`},
-		{`{"command": "ls"` + strings.Repeat(" ", maxArgsBytes) + `}`, `the limit is`},
-		{`{"command": ""}`, `defence 1 (parse): the command is empty`},
+		{`{"command": "ls"` + strings.Repeat(" ", base.MaxArgsBytes) + `}`, `the limit is`},
+		{`{"command": ""}`, `defence 3 (operators): the command is empty`},
 	} {
 		text, err := tl.Call(context.Background(), json.RawMessage(tc.args))
 		if err == nil || tool.CodeOf(err) != tool.CodeValue || !strings.Contains(err.Error(), tc.want) || text != "" {
@@ -249,7 +252,7 @@ func TestNewRefusesGrants(t *testing.T) {
 	}
 }
 
-// TestDenyListEveryCall: defence 3 runs on every call, whatever was
+// TestDenyListEveryCall: defence 2 runs on every call, whatever was
 // granted, and also judges the file the name resolves to at call time.
 func TestDenyListEveryCall(t *testing.T) {
 	e := newStubEnv(t)
@@ -360,10 +363,10 @@ func TestPlanVerdicts(t *testing.T) {
 	}
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
-		`defence 1 (parse): word 0 "sed": ok: literal word (plain)`,
-		`defence 1 (parse): word 2 "2p": ok: literal word (quoted as "2p")`,
-		`defence 2 (allowlist): word 0 "sed": ok: granted; runs ` + argv[0],
-		`defence 3 (deny list): word 0 "sed": ok: not on the deny list`,
+		`defence 3 (operators): word 0 "sed": ok: literal word (plain)`,
+		`defence 3 (operators): word 2 "2p": ok: literal word (quoted as "2p")`,
+		`defence 1 (allowlist): word 0 "sed": ok: granted; runs ` + argv[0],
+		`defence 2 (deny list): word 0 "sed": ok: not on the deny list`,
 		`defence 4 (flags): word 1 "-n": ok: option -n: not refused`,
 		`defence 4 (flags): word 2 "2p": ok: operand: not refused`,
 		`defence 5 (workspace): word 3 "a.txt": ok: names no place outside the workspace`,
@@ -375,7 +378,7 @@ func TestPlanVerdicts(t *testing.T) {
 	}
 	_, verdicts, _ = tl.Plan("cat /etc/passwd")
 	last := verdicts[len(verdicts)-1]
-	if last.OK || last.Defence != DefenceKernel || last.Word != 1 || last.Arg != "/etc/passwd" {
+	if last.OK || last.Defence != DefenceWorkspace || last.Word != 1 || last.Arg != "/etc/passwd" {
 		t.Errorf("last verdict = %+v", last)
 	}
 	if Defence(9).String() != "defence(9)" {

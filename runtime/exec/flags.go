@@ -70,6 +70,7 @@ type token struct {
 type cmdline struct {
 	words  []word
 	name   string // the binary name the rules matched
+	path   string // the resolved binary
 	rules  *binaryRules
 	tokens []token
 	sub    string // the subcommand, "" when none

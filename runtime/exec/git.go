@@ -1,31 +1,60 @@
 package exec
 
 import (
+	"context"
+	"fmt"
+	osexec "os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
-// gitSubcommands are the git built-ins ExecTool lets through. A built-in
-// always wins over an alias of the same name, so an allowlist of built-ins
-// also keeps out aliases ("!cmd" aliases run shell commands) and external
-// git-* programs found on PATH. Built-ins that run programs are left out or
-// refused by a row of gitRules, which says why.
-var gitSubcommands = []string{
-	"add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bugreport", "bundle",
-	"cat-file", "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout",
-	"checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph",
-	"commit-tree", "config", "count-objects", "describe", "diagnose", "diff", "diff-files", "diff-index",
-	"diff-tree", "fast-export", "fast-import", "fetch", "fetch-pack", "fmt-merge-msg", "for-each-ref",
-	"format-patch", "fsck", "fsck-objects", "gc", "get-tar-commit-id", "grep", "hash-object", "help",
-	"index-pack", "init", "init-db", "interpret-trailers", "log", "ls-files", "ls-remote", "ls-tree",
-	"mailinfo", "mailsplit", "merge", "merge-base", "merge-file", "merge-tree", "mktag", "mktree",
-	"multi-pack-index", "mv", "name-rev", "notes", "pack-objects", "pack-refs", "patch-id", "prune",
-	"prune-packed", "pull", "push", "range-diff", "read-tree", "rebase", "reflog", "refs", "remote",
-	"repack", "replace", "replay", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm",
-	"shortlog", "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stash", "status",
-	"stripspace", "submodule", "switch", "symbolic-ref", "tag", "unpack-file", "unpack-objects",
-	"update-index", "update-ref", "update-server-info", "var", "verify-commit", "verify-pack",
-	"verify-tag", "version", "whatchanged", "worktree", "write-tree",
+// gitBuiltins returns the built-in commands of the git at path, as that git
+// lists them (git --list-cmds=builtins), asked once per binary and cached.
+// A built-in always wins over an alias of the same name, so letting only
+// built-ins through also keeps out aliases ("!cmd" aliases run shell
+// commands) and external git-* programs (on git 2.39, refs, bisect and
+// submodule are not built-ins). Built-ins that run programs are refused by
+// a row of gitRules or by checkGit, which say why.
+func gitBuiltins(path string) ([]string, error) {
+	if v, ok := builtinsCache.Load(path); ok {
+		e := v.(builtinsEntry)
+		return e.names, e.err
+	}
+	names, err := listBuiltins(path)
+	builtinsCache.Store(path, builtinsEntry{names, err})
+	return names, err
+}
+
+type builtinsEntry struct {
+	names []string
+	err   error
+}
+
+var builtinsCache sync.Map // binary path → builtinsEntry
+
+// listBuiltins runs git --list-cmds=builtins with an empty environment (no
+// configuration is read for it).
+func listBuiltins(path string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := osexec.CommandContext(ctx, path, "--list-cmds=builtins")
+	cmd.Env = []string{"PATH=" + kernel.DefaultPath, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
+	cmd.Dir = "/"
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s --list-cmds=builtins: %w", path, err)
+	}
+	names := strings.Fields(string(out))
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s --list-cmds=builtins listed nothing", path)
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // git config reads and writes; only its reading forms are let through.
@@ -51,9 +80,16 @@ func checkGit(c *cmdline) *refusal {
 	if c.sub == "" {
 		return nil
 	}
-	if !slices.Contains(gitSubcommands, c.sub) {
-		return refuse(c.subAt, "git: %q is not a git built-in this tool lets through; aliases and external git-* "+
+	builtins, err := gitBuiltins(c.path)
+	if err != nil {
+		return refuse(c.subAt, "git: cannot tell which subcommands are built-ins (%v); every subcommand is refused", err)
+	}
+	if _, found := slices.BinarySearch(builtins, c.sub); !found {
+		return refuse(c.subAt, "git: %q is not a built-in of this git; aliases and external git-* "+
 			"programs are refused, since they can run any program", c.sub)
+	}
+	if r := c.gitWritesGitDir(); r != nil {
+		return r
 	}
 	ops := c.subOperands()
 	switch c.sub {
@@ -69,8 +105,81 @@ func checkGit(c *cmdline) *refusal {
 				return refuse(o.word, "git: submodule foreach is refused: it runs a shell command in every submodule")
 			}
 		}
+	case "bundle":
+		if len(ops) > 0 && c.arg(ops[0].word) == "create" {
+			return refuse(ops[0].word, "git: bundle create is refused: it writes a file (into .git too); "+
+				"git bundle list-heads and verify read")
+		}
+	case "help":
+		for _, t := range c.tokens {
+			if t.sub && (t.kind == tokOperand || t.kind == tokValue) {
+				return refuse(t.word, "git: help %s is refused: showing a manual page runs the viewer programs the "+
+					"repository's configuration names (man.viewer); git %s -h prints the usage", c.arg(t.word), c.arg(t.word))
+			}
+		}
 	}
 	return nil
+}
+
+// gitWritesGitDir refuses an argument that names a place inside the
+// repository's .git directory (after symlinks), except as the value of
+// --git-dir: git log --output=.git/config, format-patch -o .git/hooks,
+// checkout-index --prefix=.git/ and --work-tree=.git write there, and what
+// is written there (config, hooks) decides what the next git runs.
+func (c *cmdline) gitWritesGitDir() *refusal {
+	gitDir := filepath.Join(c.ws, ".git")
+	for _, t := range c.tokens {
+		var v string
+		switch {
+		case t.kind == tokOption && t.hasValue && t.name != "--git-dir" && !(c.sub == "config" && t.sub):
+			v = t.value // git config --file .git/config reads it (config may only read)
+		case t.kind == tokOperand:
+			v = c.arg(t.word)
+		default:
+			continue
+		}
+		if insideDir(gitDir, c.ws, v) {
+			return refuse(t.word, "git: %q names a place inside .git; writing there (configuration, hooks) decides "+
+				"what git runs next, so it is refused here", v)
+		}
+	}
+	return nil
+}
+
+// insideDir reports whether v, read as a path relative to ws, is dir or
+// lies below it, lexically or once the symlinks of its longest existing
+// prefix are resolved.
+func insideDir(dir, ws, v string) bool {
+	if v == "" || filepath.IsAbs(v) {
+		return false // absolute paths are defence 5's
+	}
+	p := filepath.Join(ws, v)
+	if within(dir, p) {
+		return true
+	}
+	return within(dir, resolvePrefix(p))
+}
+
+// within reports whether p is dir or below it.
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// resolvePrefix resolves the symlinks of the longest existing prefix of the
+// clean absolute path p and appends the rest.
+func resolvePrefix(p string) string {
+	rest := ""
+	for q := p; ; {
+		if real, err := filepath.EvalSymlinks(q); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(q)
+		if parent == q {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+		q = parent
+	}
 }
 
 // subOperands returns the operands after the subcommand.

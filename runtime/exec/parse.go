@@ -10,7 +10,7 @@ import (
 	"github.com/nanogpt/toolgen/internal/validate"
 )
 
-// Defence 1: the line is parsed by mvdan.cc/sh (bash grammar) and must be
+// Defence 3 (operators): the line is parsed by mvdan.cc/sh (bash grammar) and must be
 // exactly one simple command whose words are fully literal. This file never
 // decides what is a quote or an operator itself: the parser's syntax tree
 // does; it only resolves the backslash escapes inside literal parts, which
@@ -40,7 +40,7 @@ var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 }}
 
-// parseLine applies defence 1 to line and returns its words.
+// parseLine applies defence 3 (operators) to line and returns its words.
 func parseLine(line string) ([]word, *refusal) {
 	if len(line) > MaxCommandBytes {
 		return nil, refuse(-1, "the command is %d bytes; the limit is %d", len(line), MaxCommandBytes)

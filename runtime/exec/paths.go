@@ -15,7 +15,9 @@ import (
 //   - the value after the first '=' ("--output=/tmp/x", "if=/dev/sda");
 //   - the value of a short option written together with it: exactly, where
 //     the flag table knows the binary's options ("tar -xf/tmp/a.tar"), and
-//     otherwise the rest after the option letter ("-o/tmp/x", "-C../x");
+//     for every binary each rest after a run of option letters ("-o/tmp/x",
+//     "-C../x", date's "-uf/outside/secret" and "-uflink/secret" where link
+//     leads out);
 //   - after a leading '@' or '<' (curl -d @/etc/passwd), after "file:"
 //     (file:///etc/passwd) and after a ':' that a '/' follows
 //     (host:/etc/passwd).
@@ -56,8 +58,18 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 	case strings.HasPrefix(w, "-"):
 		if _, v, ok := strings.Cut(w, "="); ok {
 			add(v, true)
-		} else if !strings.HasPrefix(w, "--") && len(w) > 2 {
-			add(w[2:], false)
+		}
+		if !strings.HasPrefix(w, "--") {
+			// Short options combine, and a value may be attached after any
+			// of the letters (date -uf/outside/secret): every suffix that
+			// starts after the run of option letters may be a path.
+			for j := 2; j < len(w); j++ {
+				rest := w[j:]
+				add(rest, strings.Contains(rest, "/"))
+				if !optionLetter(w[j]) {
+					break
+				}
+			}
 		}
 	default:
 		add(w, true)
@@ -69,6 +81,11 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 		add(a, true)
 	}
 	return out
+}
+
+// optionLetter reports whether b can be a short option's letter.
+func optionLetter(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // outside returns why candidate p names a place outside the workspace ws,

@@ -7,38 +7,42 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// Defence numbers one of the five defences, in the order they run.
+// Defence numbers one of the five defences the way DESIGN.md §5 and
+// explain number them: 1 allowlist, 2 deny list, 3 operators, 4 flags,
+// 5 workspace. Plan reads the line first (defence 3 must parse it to find
+// the binary), then applies 1, 2, 4 and 5.
 type Defence int
 
 // The five defences.
 const (
-	// DefenceParse (1): one simple command of literal words.
-	DefenceParse Defence = 1 + iota
-	// DefenceAllowlist (2): the binary is granted and resolves through PATH.
-	DefenceAllowlist
-	// DefenceDenyList (3): the binary is not on the deny list.
+	// DefenceAllowlist (1): the binary is granted and resolves through PATH.
+	DefenceAllowlist Defence = 1 + iota
+	// DefenceDenyList (2): the binary is not on the deny list.
 	DefenceDenyList
+	// DefenceOperators (3): one simple command of literal words: no
+	// operators, expansions or redirections.
+	DefenceOperators
 	// DefenceFlags (4): no argument turns the binary into "run anything" or
 	// "write anywhere".
 	DefenceFlags
-	// DefenceKernel (5): no argument names a place outside the workspace;
-	// the kernel runs the argv (cwd lock, timeout, output limit, scrubbed
-	// environment, process-group kill).
-	DefenceKernel
+	// DefenceWorkspace (5): no argument names a place outside the
+	// workspace; the kernel runs the argv (cwd lock, timeout, output limit,
+	// scrubbed environment, process-group kill).
+	DefenceWorkspace
 )
 
 // String returns the defence's short name, as 614 messages show it.
 func (d Defence) String() string {
 	switch d {
-	case DefenceParse:
-		return "parse"
 	case DefenceAllowlist:
 		return "allowlist"
 	case DefenceDenyList:
 		return "deny list"
+	case DefenceOperators:
+		return "operators"
 	case DefenceFlags:
 		return "flags"
-	case DefenceKernel:
+	case DefenceWorkspace:
 		return "workspace"
 	}
 	return fmt.Sprintf("defence(%d)", int(d))
@@ -100,7 +104,7 @@ func (p *planner) fail(d Defence, r *refusal) error {
 // the verdict of every defence, word by word where a defence looks at words.
 // A refusal is a 614 *tool.Error whose message names the defence, e.g.
 //
-//	error 614: slot "command": defence 1 (parse): redirections (>, >>, <, 2>&1, <<, <<<) are not allowed: …
+//	error 614: slot "command": defence 3 (operators): redirections (>, >>, <, 2>&1, <<, <<<) are not allowed: …
 //
 // and the last verdict is that refusal. The kernel part of defence 5 (cwd
 // lock, timeout, output limit) is applied when Call runs the argv.
@@ -114,15 +118,15 @@ func (p *planner) plan(command string) ([]string, error) {
 	t := p.t
 	words, r := parseLine(command)
 	if r != nil {
-		return nil, p.fail(DefenceParse, r)
+		return nil, p.fail(DefenceOperators, r)
 	}
 	p.words = words
 	p.verdicts = make([]Verdict, 0, 4*len(words)+4)
 	for i, w := range words {
 		if w.plain {
-			p.ok(DefenceParse, i, "literal word (plain)")
+			p.ok(DefenceOperators, i, "literal word (plain)")
 		} else {
-			p.ok(DefenceParse, i, "literal word (quoted as "+w.src+")")
+			p.ok(DefenceOperators, i, "literal word (quoted as "+w.src+")")
 		}
 	}
 	bin, r := t.allowlist(words[0])
@@ -141,13 +145,13 @@ func (p *planner) plan(command string) ([]string, error) {
 	if !t.outsidePaths {
 		checked, r := checkPaths(words, c, t.kernel.Workspace())
 		for _, i := range checked {
-			p.ok(DefenceKernel, i, "names no place outside the workspace")
+			p.ok(DefenceWorkspace, i, "names no place outside the workspace")
 		}
 		if r != nil {
-			return nil, p.fail(DefenceKernel, r)
+			return nil, p.fail(DefenceWorkspace, r)
 		}
 	}
-	p.ok(DefenceKernel, -1, "runs in the workspace with a "+t.kernel.Timeout().String()+" timeout, at most "+
+	p.ok(DefenceWorkspace, -1, "runs in the workspace with a "+t.kernel.Timeout().String()+" timeout, at most "+
 		strconv.Itoa(t.kernel.OutputLimit())+" bytes of output, a scrubbed environment and its own process group")
 	argv := make([]string, len(words))
 	argv[0] = bin.path
@@ -175,7 +179,7 @@ func (p *planner) flags(bin binary) (*cmdline, *refusal) {
 		if rules.Refuse != "" {
 			return nil, refuse(0, "%s is refused whatever its arguments: %s", name, rules.Refuse)
 		}
-		c := &cmdline{words: p.words, name: name, rules: rules, ws: p.t.kernel.Workspace()}
+		c := &cmdline{words: p.words, name: name, path: bin.path, rules: rules, ws: p.t.kernel.Workspace()}
 		if r := c.homeFiles(); r != nil {
 			return nil, r
 		}

@@ -47,11 +47,16 @@ type binaryRules struct {
 	// file "--get").
 	SubArgs map[string]subArgs
 
-	// HomeFiles are configuration files the binary reads from HOME, which
-	// the kernel sets to the workspace: when one exists there, the binary is
-	// refused, since the workspace's content (a cloned repository's tracked
-	// .gitconfig, a file the model wrote) would configure it, and these
-	// files can make it run programs.
+	// HomeFiles are configuration files the binary reads from HOME and
+	// that can make it run programs. The kernel forces these programs'
+	// configuration safe through their environment (kernel/programs.go:
+	// git's system and global config off and its program-running settings
+	// forced; CURL_HOME for curl's .curlrc, WGETRC for .wgetrc,
+	// npm_config_* over every .npmrc, cwd's included; PIP_CONFIG_FILE;
+	// PYTHONNOUSERSITE; GOENV=off and GOTOOLCHAIN=local; VIMINIT; MANPAGER).
+	// As a second guard, while a file listed here exists in the workspace
+	// (HOME on kernels that make the workspace HOME; a cloned repository
+	// may track one), the binary is refused.
 	HomeFiles []string
 	// Rows are the refused options, words and subcommands.
 	Rows []flagRow
@@ -283,7 +288,11 @@ var flagTable = []*binaryRules{
 		Check: checkTar,
 	},
 	{
-		Names: []string{"zip"}, ArgShort: "bnstx",
+		// zip takes unambiguous prefixes of long options (--unz is
+		// --unzip-command, the long form of -TT).
+		Names: []string{"zip"}, Abbrev: true, ArgShort: "bnstxiO",
+		ArgLong: []string{"unzip-command", "out", "temp-path", "split-size", "exclude", "include", "logfile-path", "suffixes", "password"},
+		Long:    []string{"test", "copy", "dif", "recurse-paths", "quiet", "verbose", "help", "version", "delete", "update", "freshen", "move", "grow"},
 		Rows: []flagRow{
 			{Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Why: "it runs the named program to test the archive"},
 		},
@@ -323,7 +332,8 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, ArgShort: "ecIiOpqsTVwxX",
+		// ncat reads options with getopt_long: --sh-e is --sh-exec.
+		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, Abbrev: true, ArgShort: "ecIiOpqsTVwxX",
 		Rows: []flagRow{
 			{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exec"}, Why: "it runs a program wired to the network connection"},
 		},
@@ -333,9 +343,57 @@ var flagTable = []*binaryRules{
 		Check: checkSocat,
 	},
 	{
-		Names: []string{"curl"}, ArgShort: "KoTdFHuXAbcCeEmrwyYzxUQ", HomeFiles: []string{".curlrc", ".config/curlrc"},
+		// curl takes any unambiguous prefix of a long option (--conf is
+		// --config); the lists are curl 7.88's (curl --help all), so an
+		// exact option beats a prefix. It reads .curlrc from $CURL_HOME,
+		// $XDG_CONFIG_HOME and HOME unless -q/--disable comes first; the
+		// kernel points CURL_HOME at an empty one (kernel/programs.go).
+		Names: []string{"curl"}, Abbrev: true, HomeFiles: []string{".curlrc", ".config/curlrc"},
+		ArgShort: "KoTdDFHuXAbcCeEmPrtwyYzxUQ",
+		ArgLong: []string{
+			"abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert", "cert-type", "ciphers",
+			"config", "connect-timeout", "connect-to", "continue-at", "cookie", "cookie-jar", "create-file-mode",
+			"crlfile", "curves", "data", "data-ascii", "data-binary", "data-raw", "data-urlencode", "delegation",
+			"dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "dns-servers", "doh-url", "dump-header", "egd-file",
+			"engine", "etag-compare", "etag-save", "expect100-timeout", "form", "form-string", "ftp-account",
+			"ftp-alternative-to-user", "ftp-method", "ftp-port", "ftp-ssl-ccc-mode", "happy-eyeballs-timeout-ms",
+			"header", "hostpubmd5", "hostpubsha256", "hsts", "interface", "json", "keepalive-time", "key", "key-type",
+			"krb", "libcurl", "limit-rate", "local-port", "login-options", "mail-auth", "mail-from", "mail-rcpt",
+			"max-filesize", "max-redirs", "max-time", "netrc-file", "noproxy", "oauth2-bearer", "output",
+			"output-dir", "parallel-max", "pass", "pinnedpubkey", "proto", "proto-default", "proto-redir",
+			"proxy-cacert", "proxy-capath", "proxy-cert", "proxy-cert-type", "proxy-ciphers", "proxy-crlfile",
+			"proxy-header", "proxy-key", "proxy-key-type", "proxy-pass", "proxy-pinnedpubkey", "proxy-service-name",
+			"proxy-tls13-ciphers", "proxy-tlsauthtype", "proxy-tlspassword", "proxy-tlsuser", "proxy-user",
+			"proxy1.0", "pubkey", "quote", "random-file", "range", "rate", "referer", "request", "request-target",
+			"resolve", "retry", "retry-delay", "retry-max-time", "sasl-authzid", "service-name", "socks4", "socks4a",
+			"socks5", "socks5-gssapi-service", "socks5-hostname", "speed-limit", "speed-time", "stderr",
+			"telnet-option", "tftp-blksize", "time-cond", "tls-max", "tls13-ciphers", "tlsauthtype", "tlspassword",
+			"tlsuser", "trace", "trace-ascii", "unix-socket", "upload-file", "url", "url-query", "user", "user-agent",
+			"write-out",
+		},
+		Long: []string{
+			"anyauth", "append", "basic", "cert-status", "compressed", "compressed-ssh", "create-dirs", "crlf",
+			"digest", "disable", "disable-eprt", "disable-epsv", "disallow-username-in-url", "doh-cert-status",
+			"doh-insecure", "fail", "fail-early", "fail-with-body", "false-start", "form-escape", "ftp-create-dirs",
+			"ftp-pasv", "ftp-pret", "ftp-skip-pasv-ip", "ftp-ssl-ccc", "ftp-ssl-control", "get", "globoff",
+			"haproxy-protocol", "head", "help", "http0.9", "http1.0", "http1.1", "http2", "http2-prior-knowledge",
+			"http3", "http3-only", "ignore-content-length", "include", "insecure", "ipv4", "ipv6",
+			"junk-session-cookies", "list-only", "location", "location-trusted", "mail-rcpt-allowfails", "manual",
+			"metalink", "negotiate", "netrc", "netrc-optional", "next", "no-alpn", "no-buffer", "no-clobber",
+			"no-keepalive", "no-npn", "no-progress-meter", "no-sessionid", "ntlm", "ntlm-wb", "parallel",
+			"parallel-immediate", "path-as-is", "post301", "post302", "post303", "preproxy", "progress-bar", "proxy",
+			"proxy-anyauth", "proxy-basic", "proxy-digest", "proxy-insecure", "proxy-negotiate", "proxy-ntlm",
+			"proxy-ssl-allow-beast", "proxy-ssl-auto-client-cert", "proxy-tlsv1", "proxytunnel", "raw",
+			"remote-header-name", "remote-name", "remote-name-all", "remote-time", "remove-on-error",
+			"retry-all-errors", "retry-connrefused", "sasl-ir", "show-error", "silent", "socks5-basic",
+			"socks5-gssapi", "socks5-gssapi-nec", "ssl", "ssl-allow-beast", "ssl-auto-client-cert", "ssl-no-revoke",
+			"ssl-reqd", "ssl-revoke-best-effort", "sslv2", "sslv3", "styled-output", "suppress-connect-headers",
+			"tcp-fastopen", "tcp-nodelay", "tftp-no-options", "tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3",
+			"tr-encoding", "trace-time", "use-ascii", "verbose", "version", "xattr",
+		},
 		Rows: []flagRow{
 			{Short: "K", Long: []string{"config"}, Why: "it reads options from a file, which cannot be checked"},
+			{Long: []string{"engine"}, Why: "it loads an OpenSSL engine, which is native code"},
 		},
 	},
 	{
@@ -393,9 +451,11 @@ var flagTable = []*binaryRules{
 			{Short: "l", Why: "nvim -l runs a Lua script"},
 			{Long: []string{"remote*", "servername", "listen", "server"}, Why: "it sends commands to, or serves, another editor process"},
 		},
+		Check: checkVim,
 	},
 	{
-		Names: []string{"emacs*"}, ArgShort: "lfL", HomeFiles: []string{".emacs", ".emacs.el", ".emacs.d", ".config/emacs"},
+		// Emacs takes unambiguous prefixes of its long options (--ev).
+		Names: []string{"emacs*"}, Abbrev: true, ArgShort: "lfL", HomeFiles: []string{".emacs", ".emacs.el", ".emacs.d", ".config/emacs"},
 		ArgLong: []string{"eval", "load", "funcall", "script", "execute", "directory"},
 		Rows: []flagRow{
 			{Short: "lf", Long: []string{"eval", "load", "funcall", "script", "execute"}, Words: []string{"-eval", "-load", "-funcall", "-script", "-execute", "-x"},
@@ -403,10 +463,13 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"nmap"},
+		// nmap reads options with getopt_long_only: -script and --scri are
+		// --script too (checkNmap).
+		Names: []string{"nmap"}, Abbrev: true,
 		Rows: []flagRow{
 			{Long: []string{"script*"}, Words: []string{"-sC", "-A"}, Why: "it runs NSE scripts (Lua), which can run programs"},
 		},
+		Check: checkNmap,
 	},
 	{
 		Names: []string{"tcpdump"}, ArgShort: "BcCDEFGiMmrsTVwWyzZ",
@@ -449,11 +512,18 @@ var gitRules = &binaryRules{
 		{Sub: "daemon instaweb web--browse http-backend shell", Why: "it starts a server or a browser"},
 		{Sub: "upload-pack receive-pack upload-archive remote-ext remote-fd hook fsmonitor--daemon", Why: "it runs hooks or the program named on its command line"},
 		{Sub: "send-email imap-send credential credential-cache credential-store", Why: "it sends mail or runs credential helpers, which are programs"},
+		{Sub: "merge-index", Why: "it runs the merge program named on its command line for every unmerged file"},
+		{Sub: "for-each-repo", Why: "it runs a git command in every repository a configuration key lists, outside the workspace"},
+		{Sub: "submodule--helper bisect--helper checkout--worker upload-archive--writer credential-cache--daemon env--helper",
+			Why: "it is an internal helper of another command (submodule foreach, bisect run …), not a command to run directly"},
 	},
 	Check: checkGit,
 }
 
-func init() {
+// prepareTable derives each entry's matcher, subcommand lists and known
+// long options, once, on first use: a toolgen that grants no exec (most
+// calls) does not pay for it at start-up.
+var prepareTable = sync.OnceFunc(func() {
 	for _, r := range flagTable {
 		r.match = validate.NewDenyList(r.Names...)
 		for i := range r.Rows {
@@ -470,7 +540,7 @@ func init() {
 		slices.Sort(known)
 		r.known = slices.Compact(known)
 	}
-}
+})
 
 // rulesCache maps a binary name to its entry (nil for none). Names come
 // from grants and the files they resolve to, so it stays small.
@@ -478,6 +548,7 @@ var rulesCache sync.Map // string → *binaryRules
 
 // rulesFor returns the flag table's entry for a binary name, or nil.
 func rulesFor(name string) *binaryRules {
+	prepareTable()
 	if r, ok := rulesCache.Load(name); ok {
 		return r.(*binaryRules)
 	}

@@ -76,7 +76,7 @@ func (k *Kernel) run(ctx context.Context, res Result, execArgv []string) (Result
 	start := time.Now()
 	timeout := time.NewTimer(k.timeout) // counts from here, so a slow start is no excuse
 	defer timeout.Stop()
-	cmd, r, err := k.start(execArgv)
+	cmd, r, err := k.start(execArgv, programEnvIn(res.Argv[0], k.workspace, res.Argv[1:]))
 	if err != nil {
 		err = fmt.Errorf("kernel: start %s: %w", res.Argv[0], err)
 		return k.notStarted(res, exitCodeFor(err), err)
@@ -111,8 +111,9 @@ func (k *Kernel) run(ctx context.Context, res Result, execArgv []string) (Result
 
 // start starts execArgv as the leader of a new process group, in the
 // workspace, with the scrubbed environment, stdin from the null device and
-// stdout and stderr on one pipe, whose read end it returns.
-func (k *Kernel) start(execArgv []string) (*exec.Cmd, *os.File, error) {
+// stdout and stderr on one pipe, whose read end it returns. The environment
+// ends with extra, the program's entries (programEnvIn), which win.
+func (k *Kernel) start(execArgv []string, extra []string) (*exec.Cmd, *os.File, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, fmt.Errorf("output pipe: %w", err)
@@ -120,7 +121,7 @@ func (k *Kernel) start(execArgv []string) (*exec.Cmd, *os.File, error) {
 	cmd := &exec.Cmd{
 		Path:        execArgv[0],
 		Args:        execArgv,
-		Env:         slices.Clone(k.env),
+		Env:         append(slices.Clone(k.env), extra...),
 		Dir:         k.workspace,
 		Stdin:       nil, // the null device
 		Stdout:      w,

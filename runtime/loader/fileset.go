@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,7 +59,8 @@ type fileSet[T any] struct {
 	real    string          // the directory, absolute with symlinks resolved
 	only    map[string]bool // when set, the file names to read; others are ignored
 	maxSize int64
-	trusted bool // check ownership and permissions of each file
+	trusted bool   // check ownership and permissions of each file
+	refused string // when set, every file is refused unread, with this reason (WithRefusal)
 
 	update  sync.Mutex               // serialises scan and reload, so an older read never lands after a newer one
 	mu      sync.Mutex               // guards what follows
@@ -184,6 +186,9 @@ type result[T any] struct {
 
 // load reads and parses one file; it touches no state.
 func (s *fileSet[T]) load(name string) result[T] {
+	if s.refused != "" {
+		return s.refuse(name)
+	}
 	data, err := readFile(s.real, s.dir, name, s.maxSize, s.trusted)
 	if errors.Is(err, errGone) {
 		return result[T]{gone: true}
@@ -193,6 +198,15 @@ func (s *fileSet[T]) load(name string) result[T] {
 	}
 	p, err := s.kind.parse(filepath.Join(s.dir, name), data)
 	return result[T]{p: p, err: err}
+}
+
+// refuse is load under WithRefusal: the file is not read, only seen.
+func (s *fileSet[T]) refuse(name string) result[T] {
+	file := filepath.Join(s.dir, name)
+	if _, err := os.Lstat(filepath.Join(s.real, name)); errors.Is(err, fs.ErrNotExist) {
+		return result[T]{gone: true}
+	}
+	return result[T]{err: &tool.Error{Code: tool.CodeSpec, File: file, Msg: s.refused}}
 }
 
 // apply records a file's new result (s.mu held) and reports whether that

@@ -47,6 +47,18 @@ type config struct {
 	untrusted bool
 	// check is an extra rule every Spec must pass (WithSpecCheck).
 	check func(*tool.Spec) error
+	// refused, when set, is why no file of the directory is loaded
+	// (WithRefusal).
+	refused string
+}
+
+// WithRefusal refuses every descriptor file of the directory without
+// reading it: each file present gets a 613 naming it, with reason as the
+// message (a file added later too, under Watch), and no tool loads. Package
+// preset uses it for a tools directory inside the workspace. An empty
+// reason refuses nothing.
+func WithRefusal(reason string) Option {
+	return func(c *config) { c.refused = reason }
 }
 
 // WithSpecCheck adds a rule every descriptor's Spec must pass after the
@@ -196,6 +208,7 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 		real:    real,
 		maxSize: c.maxSize,
 		trusted: !c.untrusted,
+		refused: c.refused,
 		files:   map[string]*fileState[*base.CommandToolBase]{},
 	}
 	if c.only != nil {

@@ -115,7 +115,7 @@ func (c Changes) Empty() bool { return len(c.Added)+len(c.Removed)+len(c.Updated
 // New returns a server for reg, advertising its tools as they are now (see
 // Sync). Errors are prefixed "mcp: ".
 func New(reg *tool.Registry, opts ...Option) (*Server, error) {
-	c := config{name: "toolgen", version: moduleVersion(), instructions: DefaultInstructions,
+	c := config{name: "toolgen", version: ModuleVersion(), instructions: DefaultInstructions,
 		maxArgs: DefaultMaxArgumentBytes, maxMessage: DefaultMaxMessageBytes, maxCalls: DefaultMaxConcurrentCalls}
 	for _, o := range opts {
 		if o != nil {
@@ -431,10 +431,34 @@ func (s *Server) toolCount() int {
 	return len(s.served)
 }
 
-// moduleVersion is the version of the module this binary was built from.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
+// ModulePath is the path of toolgen's Go module.
+const ModulePath = "github.com/nanogpt/toolgen"
+
+// ModuleVersion returns the version of toolgen's module built into this
+// binary, from its build information: a tag such as v0.3.1 after go install
+// …@v0.3.1, a pseudo-version for a commit, "(devel)" when built inside a
+// checkout or when unknown. In a program that uses toolgen as a library it
+// is the version of the toolgen dependency, not of the program.
+func ModuleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
 	}
-	return "(devel)"
+	m := &bi.Main
+	if m.Path != ModulePath {
+		m = nil
+		for _, d := range bi.Deps {
+			if d.Path == ModulePath {
+				m = d
+				if d.Replace != nil {
+					m = d.Replace
+				}
+				break
+			}
+		}
+	}
+	if m == nil || m.Version == "" {
+		return "(devel)"
+	}
+	return m.Version
 }

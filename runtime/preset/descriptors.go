@@ -26,6 +26,10 @@ type toolsDir struct {
 type descriptorTools struct {
 	loader *loader.Loader
 
+	// refused is why the directory was refused as a whole (trust.go); "" when
+	// its descriptors load.
+	refused string
+
 	mu       sync.Mutex
 	problems []error
 }
@@ -50,14 +54,16 @@ func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool) error {
 	if td == nil {
 		return nil
 	}
-	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)},
-		p.trustOptions(td, inWorkspaceAllowed)...) // trust.go
-	opts = append(opts, td.opts...)
+	refused := p.refusal(td.dir, inWorkspaceAllowed) // trust.go
+	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)}, td.opts...)
+	// After the caller's options: no option given to WithToolsDir lifts the
+	// refusal, only WithToolsInWorkspace does.
+	opts = append(opts, loader.WithRefusal(refused))
 	l, err := loader.New(td.dir, p.Kernel, opts...)
 	if err != nil {
 		return fmt.Errorf("preset: %w", err)
 	}
-	p.descriptors = &descriptorTools{loader: l}
+	p.descriptors = &descriptorTools{loader: l, refused: refused}
 	tools, problems := l.LoadAll()
 	p.Problems = p.swap(loader.Snapshot{Tools: tools, Problems: problems})
 	return nil
@@ -97,6 +103,9 @@ func (p *Preset) swap(s loader.Snapshot) []error {
 	entries := make([]tool.Entry, 0, len(s.Tools))
 	for _, t := range s.Tools {
 		e := t.Entry()
+		if !p.selected(e.Tool.Name()) { // WithOnly
+			continue
+		}
 		if prev, ok := p.Registry.Lookup(e.Tool.Name()); ok && prev.Group != DescriptorGroup {
 			problems = append(problems, &tool.Error{Code: tool.CodeSpec, File: t.File, Field: "name",
 				Msg: fmt.Sprintf("tool name %q is already defined by %s", e.Tool.Name(), prev.Source)})

@@ -24,7 +24,7 @@ func WithExec(binaries ...string) Option {
 // addExec builds ExecTool on the preset's kernel and deny list, when binaries
 // are granted.
 func (p *Preset) addExec(binaries []string) error {
-	if len(binaries) == 0 {
+	if len(binaries) == 0 || !p.selected("exec") {
 		return nil
 	}
 	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(base.DenyList(p.deny)))

@@ -7,6 +7,9 @@ package preset
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/validate"
@@ -30,6 +33,7 @@ type config struct {
 	denyExtra   []string
 	denyAllow   []string
 	noBuiltins  bool
+	only        map[string]bool // nil: every tool; see WithOnly
 	factories   []namedFactory
 	tools       *toolsDir // descriptors.go
 	// toolsInWorkspace allows a tools directory inside the workspace (trust.go).
@@ -70,6 +74,51 @@ func WithDenyListNarrowed(entries ...string) Option {
 // WithoutBuiltins leaves out grep_text, find_files and sed_print.
 func WithoutBuiltins() Option { return func(c *config) { c.noBuiltins = true } }
 
+// WithOnly keeps only the named tools: every other built-in, generated,
+// exec or descriptor tool is left out of the registry, on reloads too (see
+// Watch). Repeated options accumulate. A name that matches no tool makes New
+// fail with a *SelectionError that lists the tools there are, so a typo is
+// not a silently empty server. With no names (or without the option) every
+// tool is kept.
+func WithOnly(names ...string) Option {
+	return func(c *config) {
+		if c.only == nil {
+			c.only = map[string]bool{}
+		}
+		for _, n := range names {
+			c.only[n] = true
+		}
+	}
+}
+
+// SelectionError is New's error when WithOnly names tools that do not exist.
+type SelectionError struct {
+	// Unknown are the names that match no tool, sorted.
+	Unknown []string
+	// Known are the names of every tool there is without WithOnly, sorted.
+	Known []string
+	// Problems are the 613 errors met while loading descriptors: a broken
+	// file may define one of the Unknown names.
+	Problems []error
+}
+
+// Error names the unknown tools and the known ones.
+func (e *SelectionError) Error() string {
+	known := strings.Join(e.Known, ", ")
+	if known == "" {
+		known = "none"
+	}
+	return fmt.Sprintf("no tool named %s; the tools are: %s", quoteAll(e.Unknown), known)
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
 // WithCommandTools registers the tools that build returns, as generated
 // tools from source (a package path, for messages). A generated package's
 // Tools function fits: preset.WithCommandTools("example.com/agent/tools",
@@ -92,6 +141,8 @@ type Preset struct {
 
 	deny        validate.DenyList
 	descriptors *descriptorTools // descriptors.go; nil without WithToolsDir
+	only        map[string]bool  // WithOnly; nil keeps every tool
+	seen        map[string]bool  // with only: every name offered to the registry
 }
 
 // New assembles a Preset. An error means nothing usable could be assembled
@@ -118,13 +169,19 @@ func New(opts ...Option) (*Preset, error) {
 		return nil, err
 	}
 	p := &Preset{Registry: &tool.Registry{}, Kernel: k,
-		deny: validate.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...)}
+		deny: validate.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...), only: c.only}
+	if c.only != nil {
+		p.seen = map[string]bool{}
+	}
 	if !c.noBuiltins {
 		tools, err := builtin.All(k, base.WithDenyList(base.DenyList(p.deny)))
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range tools {
+			if !p.selected(t.Name()) {
+				continue
+			}
 			if err := p.Registry.Add(tool.Entry{Tool: t, Form: tool.FormBuiltin, Source: "builtin " + t.Name()}); err != nil {
 				return nil, err
 			}
@@ -141,7 +198,45 @@ func New(opts ...Option) (*Preset, error) {
 	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace); err != nil { // last: every other tool is known by now
 		return nil, err
 	}
+	if err := p.checkSelection(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// selected reports whether the tool called name is to be registered, and
+// notes the name for checkSelection.
+func (p *Preset) selected(name string) bool {
+	if p.only == nil {
+		return true
+	}
+	if p.seen != nil {
+		p.seen[name] = true
+	}
+	return p.only[name]
+}
+
+// checkSelection fails when WithOnly names a tool that New did not meet.
+func (p *Preset) checkSelection() error {
+	if p.only == nil {
+		return nil
+	}
+	e := &SelectionError{Problems: p.Problems}
+	for n := range p.only {
+		if !p.seen[n] {
+			e.Unknown = append(e.Unknown, n)
+		}
+	}
+	if len(e.Unknown) == 0 {
+		p.seen = nil // reloads (Watch) only filter
+		return nil
+	}
+	for n := range p.seen {
+		e.Known = append(e.Known, n)
+	}
+	sort.Strings(e.Unknown)
+	sort.Strings(e.Known)
+	return e
 }
 
 func (p *Preset) addFactory(f namedFactory) error {
@@ -150,6 +245,9 @@ func (p *Preset) addFactory(f namedFactory) error {
 		return fmt.Errorf("preset: %s: %w", f.source, err)
 	}
 	for _, t := range tools {
+		if !p.selected(t.Name()) {
+			continue
+		}
 		if err := p.checkDenied(t); err != nil {
 			return err
 		}
@@ -170,7 +268,11 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 		return nil
 	}
 	spec := st.Spec()
-	if _, err := validate.Spec(&spec, validate.WithDenyList(p.deny)); err != nil {
+	tmpl, err := validate.Spec(&spec, validate.WithDenyList(p.deny))
+	if err == nil { // the file the binary resolves to, judged by the preset's list too
+		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny))
+	}
+	if err != nil {
 		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)
 	}
 	return nil

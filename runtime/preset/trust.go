@@ -3,58 +3,61 @@ package preset
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
-
-	"github.com/nanogpt/toolgen/runtime/loader"
-	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// A model that can write files must not be able to grant itself a new
-// command by writing a descriptor. When the tools directory lies inside the
-// workspace, the tools the preset serves could write into it, so unless
-// WithToolsInWorkspace allows it explicitly:
+// A repository's own descriptors are not tools. The agent works inside a
+// repository somebody else wrote, and with the defaults (workspace = the
+// current directory, tools directory = ./tools) that repository's
+// tools/*.tool.json would grant the model whatever commands its author chose
+// (git -c core.fsmonitor=sh status, ./build.sh {x}, curl -T {path} …). So a
+// tools directory that lies inside the workspace (symlinks resolved) loads
+// nothing unless WithToolsInWorkspace allows it: each of its descriptor
+// files gets a 613 naming the file, the reason and the flag to use, and so
+// does a file dropped in later, under Watch. ToolsDirRefused says why no
+// tools came from the directory, even when it holds no file at all.
 //
-//   - if a served tool other than the descriptors may write (ExecTool, whose
-//     granted binaries may write, or a built-in or generated tool whose Spec
-//     says "writes"), no descriptor is loaded: each file gets a 613 saying
-//     why (and so does a file dropped in later, under Watch);
-//   - otherwise the descriptors load, but one that says "writes" is refused
-//     with a 613: it could write the next descriptor.
+// Allowing it loads the descriptors subject to the validator's rules like
+// any other: in particular a template's binary must be a bare name resolved
+// on the kernel's PATH, or an absolute path, outside the workspace (see
+// validate.CheckBinary).
 //
 // A tools directory outside the workspace is not affected. The loader's own
 // rules (files and directory owned by the user, not writable by others) apply
 // everywhere.
 
-// WithToolsInWorkspace allows a tools directory inside the workspace even
-// when served tools can write there.
+// WithToolsInWorkspace allows a tools directory inside the workspace: its
+// descriptors load as trusted tools. Give it only for a repository whose
+// tools/ you wrote or reviewed (the CLI's --allow-tools-in-workspace).
 func WithToolsInWorkspace() Option { return func(c *config) { c.toolsInWorkspace = true } }
 
-// trustCheck returns the rule each descriptor from dir must pass, or nil
-// when there is none.
-func (p *Preset) trustCheck(dir string, allowed bool) func(*tool.Spec) error {
+// ToolsDirRefused reports whether the tools directory (WithToolsDir) was
+// refused as a whole because it lies inside the workspace, and why, in one
+// line a person can act on (it names the directory, the workspace and
+// --allow-tools-in-workspace). It is false without a tools directory, when
+// the directory lies outside the workspace, or with WithToolsInWorkspace.
+// The per-file 613s are in Problems and DescriptorProblems.
+func (p *Preset) ToolsDirRefused() (reason string, refused bool) {
+	if p.descriptors == nil || p.descriptors.refused == "" {
+		return "", false
+	}
+	return p.descriptors.refused, true
+}
+
+// refusal returns why the descriptors of dir are not loaded, or "" when
+// they may be.
+func (p *Preset) refusal(dir string, allowed bool) string {
 	if allowed || !p.inWorkspace(dir) {
-		return nil
+		return ""
 	}
-	if writers := p.writers(); len(writers) > 0 {
-		msg := fmt.Sprintf("not loaded: the tools directory lies inside the workspace %s, and %s can write there, "+
-			"so a model could grant itself new commands by writing a descriptor; move the tools directory out of "+
-			"the workspace, or allow it explicitly (--allow-tools-in-workspace)",
-			p.Kernel.Workspace(), strings.Join(writers, ", "))
-		return func(*tool.Spec) error { return tool.SpecErrorf("", "%s", msg) }
-	}
-	return func(s *tool.Spec) error {
-		if !s.Writes {
-			return nil
-		}
-		return tool.SpecErrorf("writes", "tool %q writes, and its tools directory lies inside the workspace %s: "+
-			"it could write the next descriptor and grant the model new commands; move the tools directory out of "+
-			"the workspace, or allow it explicitly (--allow-tools-in-workspace)", s.Name, p.Kernel.Workspace())
-	}
+	return fmt.Sprintf("not loaded: the tools directory %s lies inside the workspace %s, and a repository's own "+
+		"descriptors are not trusted as tools (a cloned repository could grant itself any command); "+
+		"move the tools directory out of the workspace, or allow it explicitly (--allow-tools-in-workspace)",
+		dir, p.Kernel.Workspace())
 }
 
 // inWorkspace reports whether dir, symlinks resolved, lies inside the
-// workspace.
+// workspace. A directory that cannot be resolved counts as inside.
 func (p *Preset) inWorkspace(dir string) bool {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -65,32 +68,5 @@ func (p *Preset) inWorkspace(dir string) bool {
 		return true
 	}
 	rel, err := filepath.Rel(p.Kernel.Workspace(), real)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// writers names the registered tools that may write into the workspace.
-func (p *Preset) writers() []string {
-	var out []string
-	for _, e := range p.Registry.Entries() {
-		switch t := e.Tool.(type) {
-		case tool.SpecTool:
-			if t.Spec().Writes {
-				out = append(out, fmt.Sprintf("%s (writes)", e.Tool.Name()))
-			}
-		default:
-			if e.Form == tool.FormExec {
-				out = append(out, "exec (its granted binaries may write)")
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// trustOptions returns the loader options that enforce the rule.
-func (p *Preset) trustOptions(td *toolsDir, allowed bool) []loader.Option {
-	if check := p.trustCheck(td.dir, allowed); check != nil {
-		return []loader.Option{loader.WithSpecCheck(check)}
-	}
-	return nil
+	return err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // topFields are the fields of a descriptor object.
-var topFields = []string{"$schema", "name", "description", "command", "arguments", "writes", "network", "examples"}
+var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "examples"}
 
 // argFields are the fields of a slot object.
 var argFields = []string{"type", "description", "required", "default", "enum", "pattern"}
@@ -45,7 +45,7 @@ func (d *specDecoder) spec() (Spec, error) {
 func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 	var err error
 	switch key {
-	case "$schema":
+	case "$schema", "$comment": // for editors and readers; not part of the Spec
 		_, err = d.str(key)
 	case "name":
 		s.Name, err = d.str(key)

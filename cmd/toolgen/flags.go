@@ -1,0 +1,156 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nanogpt/toolgen/runtime/loader"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// defaultToolsDir is the descriptor directory every command uses when none
+// is named: check checks it, the others load it when it exists, init writes
+// into it.
+const defaultToolsDir = "tools"
+
+// toolFlags are the flags shared by the commands that assemble tools (list,
+// schema, call, explain, serve), registered in one place so that they are
+// spelt and mean the same everywhere.
+type toolFlags struct {
+	tools      string
+	workspace  string
+	execAllow  nameList
+	only       nameList
+	noBuiltins bool
+	timeout    time.Duration
+	watch      bool
+	confine    sandbox.Mode // zero value: sandbox.DefaultMode
+	// toolsInWorkspace allows a tools directory inside the workspace even
+	// when served tools can write there.
+	toolsInWorkspace bool
+	runs             bool   // registered with --timeout and --confine
+	cmdName          string // "toolgen CMD", for messages
+}
+
+// register adds the shared flags to fs; timeout and confine only where the
+// command runs or describes calls (runs).
+func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
+	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
+	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
+	fs.Var(&f.execAllow, "exec-allow", "comma-separated binaries the exec tool may run (exec is off without it)")
+	fs.Var(&f.only, "only", "comma-separated names of the tools to serve; the others are left out (default: every tool)")
+	fs.BoolVar(&f.noBuiltins, "no-builtins", false, "leave out the built-in tools grep_text, find_files and sed_print")
+	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
+		"when served tools (exec, tools that write) could write new descriptors there")
+	f.runs, f.cmdName = runs, fs.Name()
+	if runs {
+		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
+		f.confine = sandbox.DefaultMode
+		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
+			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
+			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
+	}
+}
+
+// checkTimeout reports a --timeout that is zero or negative, which would
+// otherwise silently mean the default.
+func (f *toolFlags) checkTimeout() error {
+	if f.runs && f.timeout <= 0 {
+		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	}
+	return nil
+}
+
+// toolsDir returns the descriptor directory to load, or "" for none.
+func (f *toolFlags) toolsDir() string {
+	if f.tools != "" {
+		return f.tools
+	}
+	if st, err := os.Stat(defaultToolsDir); err == nil && st.IsDir() {
+		return defaultToolsDir
+	}
+	return ""
+}
+
+// options returns the preset options the flags ask for: the built-ins
+// (unless --no-builtins), the descriptors of the tools directory, exec when
+// binaries are granted, and the --only selection. toolgen serves nothing
+// else: the project's own descriptors/ are not linked into it.
+func (f *toolFlags) options() []preset.Option {
+	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
+	if f.timeout > 0 {
+		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	if f.noBuiltins {
+		opts = append(opts, preset.WithoutBuiltins())
+	}
+	if len(f.only) > 0 {
+		opts = append(opts, preset.WithOnly(f.only...))
+	}
+	if len(f.execAllow) > 0 {
+		opts = append(opts, preset.WithExec(f.execAllow...))
+	}
+	if dir := f.toolsDir(); dir != "" {
+		// Only a watching server creates a missing directory, so files can be
+		// dropped into it later; for the other commands a missing --tools
+		// directory is an error, not a new empty directory.
+		var lopts []loader.Option
+		if !f.watch {
+			lopts = append(lopts, loader.WithoutCreate())
+		}
+		opts = append(opts, preset.WithToolsDir(dir, lopts...))
+		if f.toolsInWorkspace {
+			opts = append(opts, preset.WithToolsInWorkspace())
+		}
+	}
+	return opts
+}
+
+// nameList is a flag holding comma-separated names (binaries, tools); blank
+// entries are dropped and repeated flags accumulate.
+type nameList []string
+
+// String returns the names joined by commas.
+func (l *nameList) String() string { return strings.Join(*l, ",") }
+
+// Set adds the comma-separated names of s.
+func (l *nameList) Set(s string) error {
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			*l = append(*l, n)
+		}
+	}
+	return nil
+}
+
+// aliasFlag registers alias as a second spelling of the flag name already in
+// fs (the same value), left out of the flag list that -h prints; see
+// printDefaults. generate's -dir is an alias of --tools.
+func aliasFlag(fs *flag.FlagSet, alias, name string) {
+	f := fs.Lookup(name)
+	if f == nil {
+		panic("aliasFlag: no flag " + name)
+	}
+	fs.Var(aliasValue{f.Value}, alias, "alias of -"+name)
+}
+
+// aliasValue marks a flag registered by aliasFlag.
+type aliasValue struct{ flag.Value }
+
+// printDefaults prints fs's flags like flag.PrintDefaults, without aliases.
+func printDefaults(fs *flag.FlagSet) {
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	shown.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(aliasValue); ok {
+			return
+		}
+		shown.Var(f.Value, f.Name, f.Usage)
+		shown.Lookup(f.Name).DefValue = f.DefValue
+	})
+	shown.PrintDefaults()
+}
