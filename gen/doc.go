@@ -19,14 +19,16 @@
 //
 // # Same checks as at runtime
 //
-// Every descriptor is decoded by tool.DecodeSpec and validated by
-// validate.Spec with the default deny list: the runtime's own decoder and
-// validator, so a descriptor generates exactly when the loader would load
-// it. Any problem, in any descriptor, fails the whole generation with every
-// 613 found, each as FILE:LINE:COL: error 613: …, sorted by file and
-// position; no partial output exists. The generated constructor validates
-// the Spec again (base.New), so a generated tool is exactly as safe as the
-// runtime form.
+// Every descriptor is decoded and validated by the runtime's own decoder and
+// validator (validate.Descriptor, default deny list), and then by
+// Config.Check: toolgen generate passes the rules toolgen check adds (the
+// examples hold, no name of a built-in, where the binary resolves), so a
+// descriptor generates exactly when check and the loader accept it. Any
+// problem, in any descriptor, fails the whole generation with every
+// independent 613 found, each as FILE:LINE:COL: error 613: …, sorted by
+// file and position; no partial output exists. The generated constructor
+// validates the Spec again (base.NewGenerated), so a generated tool is
+// exactly as safe as the runtime form.
 //
 // # What is generated
 //

@@ -51,9 +51,10 @@ type Output struct {
 }
 
 // Generate compiles descriptors into Go source. Every descriptor is decoded
-// and validated exactly as at runtime (tool.DecodeSpec, validate.Spec with
-// the default deny list), then the generated names are checked. Any problem
-// makes Generate return no output and an error joining every 613 found, each
+// and validated exactly as at runtime (validate.Descriptor, with the default
+// deny list), then checked by cfg.Check when set, then the generated names
+// are checked. Any problem makes Generate return no output and an error
+// joining every 613 found (every independent problem of every file), each
 // located (FILE:LINE:COL: error 613: …) and sorted by file and position;
 // tool.Flatten lists them.
 //
