@@ -61,6 +61,10 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		// (preset.WithToolsInWorkspace) does not apply to it.
 		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
 		if err != nil {
+			if tool.CodeOf(err) == tool.CodeSpec && format != formatText {
+				printer.print(env.stderr, []error{err})
+				return exitSpec
+			}
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)
 		}
