@@ -31,6 +31,7 @@ func pathErr(slot, v, root string) (string, error) {
 //	ws/out_rel   -> ../outside           (relative)
 //	ws/dir/up    -> ../../outside/secret (relative, from a subdirectory)
 //	ws/in        -> src                  (inside)
+//	ws/abs_in    -> ws/src               (absolute, inside: its walk starts at /)
 //	ws/back_in   -> ../ws/src            (leaves and comes back: inside)
 //	ws/self      -> .                    (the workspace itself)
 //	ws/root      -> /
@@ -64,6 +65,7 @@ func workspace(t testing.TB) (ws, outside string) {
 		"out_rel":      "../outside",
 		"dir/up":       "../../outside/secret",
 		"in":           "src",
+		"abs_in":       filepath.Join(ws, "src"),
 		"back_in":      "../ws/src",
 		"self":         ".",
 		"root":         "/",
@@ -123,6 +125,8 @@ func TestPathAccepted(t *testing.T) {
 		// Symlinks that stay inside, ".." after them included.
 		{"in", "in"},
 		{"in/main.go", "in/main.go"},
+		{"abs_in/main.go", "abs_in/main.go"}, // only where the link leads counts, not the way there
+		{"abs_in/..", "abs_in/.."},
 		{"in/..", "in/.."}, // src/.. is the workspace
 		{"in/../src/main.go", "in/../src/main.go"},
 		{"chain_in1/..", "chain_in1/.."}, // dir/sub/.. is dir

@@ -18,10 +18,10 @@ import (
 // script, as the Linux kernel does (BINPRM_MAX_RECURSION).
 const maxInterpreterDepth = 4
 
-// ProgramDirs are the directories whose denied programs Program knows by
+// systemDirs are the directories whose denied programs Program knows by
 // (device, inode), besides the directory of the file judged: the kernel's
 // default PATH and the sbin directories.
-var ProgramDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
+var systemDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
 
 // DeniedProgram reports whether the program file at resolvedPath (an
 // absolute path, as the kernel's LookPath returns) is denied by the default
@@ -40,7 +40,8 @@ func DeniedProgram(resolvedPath string) (reason string, denied bool) {
 //     -> /usr/bin/vim.basic, a versioned or multiarch name such as
 //     python3.11 or perl5.36-x86_64-linux-gnu);
 //   - it is the same file, by device and inode, as a denied program of its
-//     own directory or of ProgramDirs (a hard link or symlink to python3
+//     own directory or of /usr/local/sbin, /usr/local/bin, /usr/sbin,
+//     /usr/bin, /sbin and /bin (a hard link or symlink to python3
 //     under an innocent name); pkill and killall count by name only, as
 //     their files also serve pgrep and pidof, chosen by argv[0];
 //   - it is a script whose #! line names an interpreter that is denied
@@ -155,13 +156,13 @@ func readShebang(path string) (Shebang, bool) {
 	return ParseShebang(buf[:n])
 }
 
-// lookProgram finds a bare program name in ProgramDirs, as env would on
+// lookProgram finds a bare program name in systemDirs, as env would on
 // the kernel's PATH; a name holding '/' is taken as it is.
 func lookProgram(name string) (string, bool) {
 	if strings.ContainsRune(name, '/') {
 		return name, true
 	}
-	for _, dir := range ProgramDirs {
+	for _, dir := range systemDirs {
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
 			return p, true
@@ -210,12 +211,12 @@ var indexes struct {
 	m map[indexKey]*dirIndex
 }
 
-// programDirs is ProgramDirs with symlinks resolved and duplicates dropped
+// programDirs is systemDirs with symlinks resolved and duplicates dropped
 // (/bin is /usr/bin on a merged-/usr system), worked out once.
 var programDirs = sync.OnceValue(func() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, dir := range ProgramDirs {
+	for _, dir := range systemDirs {
 		if real, err := filepath.EvalSymlinks(dir); err == nil && !seen[real] {
 			seen[real] = true
 			out = append(out, real)
@@ -224,7 +225,7 @@ var programDirs = sync.OnceValue(func() []string {
 	return out
 })
 
-// sameFile looks info up among the denied programs of dirs and ProgramDirs.
+// sameFile looks info up among the denied programs of dirs and systemDirs.
 func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	key, ok := keyOf(info)
 	if !ok {
@@ -248,7 +249,7 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	return denyHit{}, false
 }
 
-// systemRecheck is how long the index of a system directory (ProgramDirs)
+// systemRecheck is how long the index of a system directory (systemDirs)
 // is trusted before its mtime is looked at again: only root changes those,
 // and a call should not pay a stat per directory. Other directories are
 // looked at every time.

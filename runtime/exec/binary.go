@@ -76,5 +76,14 @@ func (t *Tool) denyList(b binary) *refusal {
 			return refuse(0, "%q resolves to %q, which is on the deny list (entry %q)", b.name, b.target, entry)
 		}
 	}
+	// The file itself: a hard link of a denied program, a versioned or
+	// multiarch name, or a script whose #! names one. A multi-call binary
+	// acts as the name it is run by, which was judged above.
+	if real, err := filepath.EvalSymlinks(b.path); err == nil && slices.Contains(multiCall, validate.BinaryName(real)) {
+		return nil
+	}
+	if why, denied := t.deny.Program(b.path); denied {
+		return refuse(0, "%q is denied: %s", b.name, why)
+	}
 	return nil
 }

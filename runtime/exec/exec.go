@@ -139,6 +139,11 @@ func (t *Tool) checkGrant(name string) error {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which the deny list denies (entry %q)",
 			name, target, entry)
 	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && !slices.Contains(multiCall, validate.BinaryName(real)) {
+		if why, denied := t.deny.Program(path); denied {
+			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: %s", name, why)
+		}
+	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		if r := rulesFor(validate.BinaryName(real)); r != nil && r.Refuse != "" {
 			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which defence 4 refuses whatever its arguments: %s",

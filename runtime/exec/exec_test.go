@@ -194,10 +194,10 @@ func TestCallCancelled(t *testing.T) {
 
 func TestNewRefusesGrants(t *testing.T) {
 	e := newStubEnv(t)
-	writeFile(t, e.bin, "rm", "#!/bin/sh\n", 0o755)
-	writeFile(t, e.bin, "bash", "#!/bin/sh\n", 0o755)
-	writeFile(t, e.bin, "less", "#!/bin/sh\n", 0o755)
-	writeFile(t, e.bin, "nodejs", "#!/bin/sh\n", 0o755)
+	stub(t, e.bin, "rm")
+	stub(t, e.bin, "bash")
+	stub(t, e.bin, "less")
+	stub(t, e.bin, "nodejs")
 	if err := symlink(e.bin+"/nodejs", e.bin+"/js"); err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +256,8 @@ func TestNewRefusesGrants(t *testing.T) {
 // granted, and also judges the file the name resolves to at call time.
 func TestDenyListEveryCall(t *testing.T) {
 	e := newStubEnv(t)
-	writeFile(t, e.bin, "rm", "#!/bin/sh\n", 0o755)
-	writeFile(t, e.bin, "sh", "#!/bin/sh\n", 0o755)
+	stub(t, e.bin, "rm")
+	stub(t, e.bin, "sh")
 	tl := e.tool(t)
 	forced := *tl
 	forced.allow = append([]string{"rm", "sh"}, tl.allow...)
@@ -297,7 +297,7 @@ func TestGrantedButMissing(t *testing.T) {
 // its own name.
 func TestMultiCallBinary(t *testing.T) {
 	e := newStubEnv(t)
-	writeFile(t, e.bin, "busybox", "#!/bin/sh\n", 0o755)
+	stub(t, e.bin, "busybox")
 	if err := os.Remove(filepath.Join(e.bin, "wc")); err != nil {
 		t.Fatal(err)
 	}

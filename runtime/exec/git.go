@@ -121,13 +121,13 @@ func checkGit(c *cmdline) *refusal {
 	return nil
 }
 
-// gitWritesGitDir refuses an argument that names a place inside the
-// repository's .git directory (after symlinks), except as the value of
-// --git-dir: git log --output=.git/config, format-patch -o .git/hooks,
-// checkout-index --prefix=.git/ and --work-tree=.git write there, and what
-// is written there (config, hooks) decides what the next git runs.
+// gitWritesGitDir refuses an argument that names a place inside a .git
+// directory of the workspace (the repository's or a nested one's; after
+// symlinks), except as the value of --git-dir: git log
+// --output=.git/config, format-patch -o .git/hooks, checkout-index
+// --prefix=.git/ and --work-tree=.git write there, and what is written
+// there (configuration, hooks) decides what the next git runs.
 func (c *cmdline) gitWritesGitDir() *refusal {
-	gitDir := filepath.Join(c.ws, ".git")
 	for _, t := range c.tokens {
 		var v string
 		switch {
@@ -138,7 +138,7 @@ func (c *cmdline) gitWritesGitDir() *refusal {
 		default:
 			continue
 		}
-		if insideDir(gitDir, c.ws, v) {
+		if inGitDir(c.ws, v) {
 			return refuse(t.word, "git: %q names a place inside .git; writing there (configuration, hooks) decides "+
 				"what git runs next, so it is refused here", v)
 		}
@@ -146,23 +146,24 @@ func (c *cmdline) gitWritesGitDir() *refusal {
 	return nil
 }
 
-// insideDir reports whether v, read as a path relative to ws, is dir or
-// lies below it, lexically or once the symlinks of its longest existing
+// inGitDir reports whether v, read as a path relative to ws, has a ".git"
+// element below ws, as written or once the symlinks of its longest existing
 // prefix are resolved.
-func insideDir(dir, ws, v string) bool {
+func inGitDir(ws, v string) bool {
 	if v == "" || filepath.IsAbs(v) {
 		return false // absolute paths are defence 5's
 	}
 	p := filepath.Join(ws, v)
-	if within(dir, p) {
-		return true
+	for _, q := range []string{p, resolvePrefix(p)} {
+		rel, err := filepath.Rel(ws, q)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue // outside: defence 5's
+		}
+		if slices.Contains(strings.Split(rel, "/"), ".git") {
+			return true
+		}
 	}
-	return within(dir, resolvePrefix(p))
-}
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+	return false
 }
 
 // resolvePrefix resolves the symlinks of the longest existing prefix of the

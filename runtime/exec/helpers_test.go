@@ -36,16 +36,44 @@ type stubEnv struct {
 
 // newStubEnv makes a workspace holding a.txt, "file with spaces.txt", sub/,
 // and a symlink out -> / (leading outside), and a PATH dir of stubs.
+// trueProgram is the path of the true program, the stubs' body.
+func trueProgram(t testing.TB) string {
+	t.Helper()
+	p, err := osexec.LookPath("true")
+	if err != nil {
+		t.Skipf("no true program: %v", err)
+	}
+	return p
+}
+
+// stub writes dir/name as a copy of the true program and returns its path.
+func stub(t testing.TB, dir, name string) string {
+	t.Helper()
+	truth, err := os.ReadFile(trueProgram(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, dir, name, string(truth), 0o755)
+}
+
 func newStubEnv(t testing.TB) *stubEnv {
 	t.Helper()
 	e := &stubEnv{ws: t.TempDir(), bin: t.TempDir()}
+	// Each stub is a copy of the true program: a real executable, not a
+	// script (the deny list judges a script by its #! interpreter, and
+	// /bin/sh is denied).
 	for _, n := range stubNames {
-		writeFile(t, e.bin, n, "#!/bin/sh\nexit 0\n", 0o755)
+		stub(t, e.bin, n)
 	}
-	// The stub git answers --list-cmds=builtins as the real git does:
-	// ExecTool asks the git it runs for its built-ins.
+	// The stub git is the real git: ExecTool asks the git it runs for its
+	// built-ins (Plan never runs the command itself).
 	if real, err := osexec.LookPath("git"); err == nil {
-		writeFile(t, e.bin, "git", "#!/bin/sh\n[ \"$1\" = --list-cmds=builtins ] && exec "+real+" \"$@\"\nexit 0\n", 0o755)
+		if err := os.Remove(filepath.Join(e.bin, "git")); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(real, filepath.Join(e.bin, "git")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	writeFile(t, e.ws, "a.txt", "alpha\nfoo bar\n", 0o644)
 	writeFile(t, e.ws, "file with spaces.txt", "spaced\n", 0o644)

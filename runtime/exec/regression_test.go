@@ -431,6 +431,10 @@ var regression = []planCase{
 	no(DefenceFlags, "git --work-tree=.git checkout HEAD -- config", "inside .git"),
 	no(DefenceFlags, "git --work-tree .git checkout HEAD -- config", "inside .git"),
 	no(DefenceFlags, "git -C .git status", "inside .git"),
+	no(DefenceFlags, "git log --output=sub/.git/config", "inside .git"),
+	no(DefenceFlags, "git log --output=in/.git/hooks/pre-commit", "inside .git"),
+	no(DefenceFlags, "git diff --output=.git", "inside .git"),
+	ok("git log --output=.github/log.txt -1", "log", "--output=.github/log.txt", "-1"),
 	no(DefenceFlags, "git help config", "man.viewer"),
 	no(DefenceFlags, "git help -m log", "man.viewer"),
 	no(DefenceFlags, "git merge-index id -a", "merge-index"),
@@ -504,7 +508,7 @@ var deniedGrants = []string{"rm", "rmdir", "sh", "bash", "dash", "zsh", "bash5",
 func regressionTool(t *testing.T, opts ...Option) (*Tool, *stubEnv) {
 	e := newStubEnv(t)
 	for _, n := range deniedGrants {
-		writeFile(t, e.bin, n, "#!/bin/sh\n", 0o755)
+		stub(t, e.bin, n)
 	}
 	tl := e.tool(t, opts...)
 	tl.allow = append(tl.allow, deniedGrants...)

@@ -31,7 +31,7 @@ func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 	for _, r := range flagTable {
 		n := exemplar(r)
 		if n != "git" { // newStubEnv's git answers --list-cmds=builtins
-			writeFile(t, e.bin, n, "#!/bin/sh\n", 0o755)
+			stub(t, e.bin, n)
 		}
 		if r.Refuse == "" {
 			names = append(names, n)
@@ -177,7 +177,7 @@ func TestFlagTableRefusedBinaries(t *testing.T) {
 		}
 		for _, name := range r.Names {
 			name = strings.TrimSuffix(name, "*")
-			writeFile(t, e.bin, name, "#!/bin/sh\n", 0o755)
+			stub(t, e.bin, name)
 			_, err := New(e.k, []string{name}, WithDenyList(base.DenyList{}))
 			var te *tool.Error
 			if !errors.As(err, &te) || te.Code != tool.CodeSpec || !strings.Contains(te.Msg, r.Refuse) {

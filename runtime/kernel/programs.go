@@ -134,6 +134,7 @@ var gitForced = [][2]string{
 	{"help.browser", noProgram},              // git help -w
 	{"web.browser", noProgram},               //
 	{"help.autoCorrect", "0"},                // a typo never runs the guessed command
+	{"http.saveCookies", "false"},            // http.cookieFile may name any file to write
 	{"gc.auto", "0"},                         // no background gc that outlives the call
 	{"gc.autoDetach", "false"},               //
 	{"maintenance.auto", "false"},            //

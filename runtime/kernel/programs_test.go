@@ -591,3 +591,48 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 	// Exit 1 (nothing set) adds nothing.
 	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}))
 }
+
+// TestProgramEnvBeatsWithEnv: an embedder's WithEnv cannot undo what
+// programEnv forces (the child's environment ends with it, and the last
+// entry of a key wins).
+func TestProgramEnvBeatsWithEnv(t *testing.T) {
+	r := newProgRepo(t)
+	r.appendFile(t, ".gitconfig", "[core]\n\tfsmonitor = "+r.evil+"\n")
+	k, err := New(r.ws, WithEnv("GIT_CONFIG_GLOBAL="+filepath.Join(r.ws, ".gitconfig"), "GIT_CONFIG_COUNT=0", "GIT_PAGER=evil"))
+	require.NoError(t, err)
+	res, err := k.Run(context.Background(), []string{"git", "status"})
+	require.NoError(t, err)
+	assert.False(t, r.ran(), res.Text())
+	res, err = k.Run(context.Background(), []string{"git", "var", "GIT_PAGER"})
+	require.NoError(t, err)
+	assert.Equal(t, "cat", strings.TrimSpace(res.Output))
+}
+
+// FuzzGitLocation: gitLocation returns, in order, words of its input, and
+// only the options that choose a repository with their values.
+func FuzzGitLocation(f *testing.F) {
+	for _, s := range []string{"-C sub status", "-Csub --git-dir=g --work-tree w log", "-c -C --no-pager log",
+		"--namespace -C -C a log", "-C", "--git-dir", "-- -C x", "log -C x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		out := gitLocation(args)
+		j := 0
+		for i, o := range out {
+			for j < len(args) && args[j] != o {
+				j++
+			}
+			if j == len(args) {
+				t.Fatalf("gitLocation(%q) = %q: %q is not in order in the input", args, out, o)
+			}
+			j++
+			isOpt := o == "-C" || o == "--git-dir" || o == "--work-tree" || strings.HasPrefix(o, "-C") ||
+				strings.HasPrefix(o, "--git-dir=") || strings.HasPrefix(o, "--work-tree=")
+			prevTakes := i > 0 && (out[i-1] == "-C" || out[i-1] == "--git-dir" || out[i-1] == "--work-tree")
+			if !isOpt && !prevTakes {
+				t.Fatalf("gitLocation(%q) = %q: %q chooses no repository", args, out, o)
+			}
+		}
+	})
+}

@@ -41,7 +41,9 @@ type descriptorTools struct {
 // identical to a generated tool (same name and tool.Digest) is skipped; a
 // descriptor whose name a built-in, generated or other tool already has is a
 // 613 naming both places. Problems with single files go to
-// Preset.Problems; the other files load.
+// Preset.Problems; the other files load. A directory inside the workspace
+// loads nothing unless WithToolsInWorkspace allows it (see trust.go and
+// Preset.ToolsDirRefused).
 //
 // dir is created when missing, unless opts hold loader.WithoutCreate. opts
 // go to loader.New after the preset's own (deny list, known tools), so
