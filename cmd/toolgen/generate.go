@@ -103,7 +103,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools\n", tool.DescriptorExt, f.dir)
 	}
 	if f.check {
-		return checkFiles(env, files)
+		return checkFiles(env, f.format, files)
 	}
 	for _, o := range files {
 		if err := o.apply(); err != nil {
@@ -235,7 +235,9 @@ func reportGenerate(env *cmdEnv, format errorFormat, err error) int {
 }
 
 // checkFiles prints a diff for each stale file and returns 3 if any was.
-func checkFiles(env *cmdEnv, files []*outFile) int {
+// The closing message goes to stderr in format: with json or github, one
+// problem naming the stale file, so CI annotates it.
+func checkFiles(env *cmdEnv, format errorFormat, files []*outFile) int {
 	stale := false
 	for _, o := range files {
 		oldName, newName := diffNames(o.path)
@@ -251,7 +253,12 @@ func checkFiles(env *cmdEnv, files []*outFile) int {
 		}
 	}
 	if stale {
-		fmt.Fprintf(env.stderr, "toolgen generate -check: %s is not up to date with its descriptors; run go generate (or toolgen generate)\n", files[0].path)
+		msg := fmt.Sprintf("%s is not up to date with its descriptors; run go generate (or toolgen generate)", files[0].path)
+		if format == formatText {
+			fmt.Fprintf(env.stderr, "toolgen generate -check: %s\n", msg)
+		} else {
+			newProblemPrinter(format).print(env.stderr, []error{&staleError{file: files[0].path, msg: msg}})
+		}
 		return exitSpec
 	}
 	return exitOK
@@ -281,3 +288,9 @@ func (o *outFile) apply() error {
 	// an existing file keeps its mode, a new one gets 0644 less the umask.
 	return renameio.WriteFile(o.path, o.new, 0o644, renameio.WithExistingPermissions())
 }
+
+// staleError is generate -check's finding that the generated file is not
+// what the descriptors give: no 613 of a descriptor, but exit 3 all the same.
+type staleError struct{ file, msg string }
+
+func (e *staleError) Error() string { return e.msg }

@@ -105,6 +105,10 @@ type problem struct {
 // located returns the problem of err: its *tool.Error's place and code,
 // and its message without place or code.
 func (p problemPrinter) located(err error) problem {
+	var stale *staleError
+	if errors.As(err, &stale) {
+		return problem{File: p.displayPath(stale.file), Message: stale.msg}
+	}
 	var te *tool.Error
 	if !errors.As(err, &te) {
 		return problem{Message: err.Error()}
