@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"net"
@@ -143,7 +144,43 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.s.addRequests(1)
 		defer h.s.addRequests(-1)
 	}
-	h.inner.ServeHTTP(w, r)
+	h.inner.ServeHTTP(codeFixWriter{w}, r)
+}
+
+// codeFixWriter gives a JSON-RPC error that the SDK sends with code 0 (for
+// a request before initialize, as on stdio; see withValidCode) a valid code.
+// The SDK writes each message (an SSE event or a JSON body) in one Write,
+// and the bytes "error":{"code":0, can only be the structure of an error
+// response: inside a JSON string the quotes would be escaped.
+type codeFixWriter struct{ http.ResponseWriter }
+
+var (
+	codeZero  = []byte(`"error":{"code":0,`)
+	initError = []byte("during session initialization")
+)
+
+func (w codeFixWriter) Write(p []byte) (int, error) {
+	if !bytes.Contains(p, codeZero) {
+		return w.ResponseWriter.Write(p)
+	}
+	code := `"error":{"code":-32603,`
+	if bytes.Contains(p, initError) {
+		code = `"error":{"code":-32600,`
+	}
+	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, codeZero, []byte(code))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (Flush).
+func (w codeFixWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher.
+func (w codeFixWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // authorized compares the bearer token in constant time (of the hashes, so

@@ -486,3 +486,24 @@ func TestHTTPSessionBoundHoldsUnderABurst(t *testing.T) {
 	assert.LessOrEqual(t, ok.Load(), int64(5))
 	assert.Positive(t, ok.Load())
 }
+
+// TestHTTPRequestBeforeInitializeHasAValidCode: as on stdio, no error goes
+// out with code 0 (the SDK's own error before initialize).
+func TestHTTPRequestBeforeInitializeHasAValidCode(t *testing.T) {
+	endpoint := serveHTTP(t, echoServer(t), HTTPOptions{})
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo_word","arguments":{"word":"x"}}}`,
+	} {
+		_, got := post(t, endpoint, map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, body)
+		assert.Contains(t, got, `"id":3,"error":{"code":-32600,"message":"method`)
+		assert.NotContains(t, got, `"code":0`)
+	}
+	// A result whose text holds the same bytes is not touched: in JSON
+	// they are escaped.
+	tricky := `{"jsonrpc":"2.0","id":1,"error":{"code":0,"message":"x"}}`
+	echo := &funcTool{name: "tricky", call: func(context.Context, json.RawMessage) (string, error) { return tricky, nil }}
+	cs, err := httpClient(t, serveHTTP(t, newServer(t, registry(t, echo)), HTTPOptions{}), "", nil)
+	require.NoError(t, err)
+	assert.Equal(t, tricky, text(t, call(t, cs, "tricky", map[string]any{})))
+}
