@@ -63,6 +63,9 @@ type HTTPOptions struct {
 //
 // Request bodies are bounded by MaxBodyBytes (413), the calls running at
 // once by WithMaxConcurrentCalls, idle sessions expire after SessionTimeout.
+// As over stdio, a request before initialize gets a JSON-RPC error with
+// code -32600 (the SDK sends 0), and one reusing an in-flight id is refused
+// (the SDK's transport answers 400, -32600).
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
