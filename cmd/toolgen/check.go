@@ -17,11 +17,12 @@ var checkCmd = &command{
 		"Each DIR is checked as the tools directory it would be when served: every *.tool.json in it\n" +
 		"(not in subdirectories), name conflicts between its files and with the built-in tools\n" +
 		"included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
-		"other FILEs of its directory; with no argument, ./tools is checked. Every problem is\n" +
-		"printed to stderr as " +
-		"FILE:LINE:COL: error 613: message (FILE: error 613: message where there is no position);\n" +
-		"a clean check prints nothing. Exit 0 when all are valid, 3 otherwise.",
-	usage: "[--workspace DIR] [DIR|FILE...] (default ./tools)",
+		"other FILEs of its directory; with no argument, ./tools is checked. Every problem of every file is\n" +
+		"printed to stderr as FILE:LINE:COL: error 613: message (FILE: error 613: message where there is\n" +
+		"no position), paths relative to the current directory; --error-format json or github prints\n" +
+		"them for machines or as GitHub Actions annotations. A clean check prints nothing. Exit 0 when\n" +
+		"all are valid, 3 otherwise.",
+	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
 
@@ -35,6 +36,8 @@ type checkTarget struct {
 func runCheck(c *command, env *cmdEnv, args []string) int {
 	fs := c.newFlagSet(env)
 	workspace := fs.String("workspace", ".", "directory that path examples are judged against")
+	format := formatText
+	fs.Var(&format, "error-format", errorFormatUsage)
 	pos, code, done := c.parse(env, fs, args)
 	if done {
 		return code
@@ -42,6 +45,7 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	if len(pos) == 0 {
 		pos = []string{defaultToolsDir}
 	}
+	printer := newProblemPrinter(format)
 	targets, err := checkTargets(pos)
 	if err != nil {
 		return c.usageErr(env, "%v", err)
@@ -57,10 +61,14 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		// (preset.WithToolsInWorkspace) does not apply to it.
 		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
 		if err != nil {
+			if tool.CodeOf(err) == tool.CodeSpec && format != formatText {
+				printer.print(env.stderr, []error{err})
+				return exitSpec
+			}
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)
 		}
-		printProblems(env.stderr, p.Problems)
+		printer.print(env.stderr, p.Problems)
 		invalid = invalid || len(p.Problems) > 0
 	}
 	if invalid {

@@ -47,11 +47,11 @@ type config struct {
 }
 
 // WithDenyList replaces the deny list of defence 2. The default is
-// validate.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
+// base.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
 // a binary the default denies, or an extended one (DenyList.With) to deny
 // more. The zero DenyList denies nothing.
-func WithDenyList(d validate.DenyList) Option {
-	return func(c *config) { c.deny, c.denySet = d, true }
+func WithDenyList(d base.DenyList) Option {
+	return func(c *config) { c.deny, c.denySet = validate.DenyList(d), true }
 }
 
 // WithOutsidePathsAllowed turns off the argument check of defence 5:

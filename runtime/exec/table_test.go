@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -37,7 +37,7 @@ func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 			names = append(names, n)
 		}
 	}
-	tl, err := New(e.k, names, WithDenyList(validate.DenyList{}))
+	tl, err := New(e.k, names, WithDenyList(base.DenyList{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestFlagTableRefusedBinaries(t *testing.T) {
 		for _, name := range r.Names {
 			name = strings.TrimSuffix(name, "*")
 			stub(t, e.bin, name)
-			_, err := New(e.k, []string{name}, WithDenyList(validate.DenyList{}))
+			_, err := New(e.k, []string{name}, WithDenyList(base.DenyList{}))
 			var te *tool.Error
 			if !errors.As(err, &te) || te.Code != tool.CodeSpec || !strings.Contains(te.Msg, r.Refuse) {
 				t.Errorf("New(%q) = %v, want a 613 giving %q", name, err, r.Refuse)

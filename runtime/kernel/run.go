@@ -31,7 +31,14 @@ const drainGrace = 100 * time.Millisecond
 //
 // The kernel's own timeout (WithTimeout) is not an error: the Result has
 // TimedOut set and ExitCode 124.
+//
+// A WithObserver context sees the Result and error.
 func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
+	res, err := k.runArgv(ctx, argv)
+	return observe(ctx, res, err)
+}
+
+func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
 	res := Result{Argv: slices.Clone(argv), Timeout: k.timeout}
 	if len(argv) == 0 {
 		return k.notStarted(res, 127, fmt.Errorf("kernel: empty argv: %w", ErrNotFound))
