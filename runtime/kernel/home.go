@@ -25,8 +25,10 @@ var privateHome = sync.OnceValues(func() (string, error) {
 // privateDir returns the per-user directory os.TempDir()/prefix+euid
 // holding exactly the empty files named by files (none for an empty
 // directory), made read-only (directory 0500, files 0400) when missing.
-// When the shared one is not exactly that (a planted file, a symlink,
-// another owner, a writable mode), it makes a fresh one of its own.
+// When the shared one is this user's but holds something else (a child run
+// unconfined wrote there), it is emptied and refilled; when it is not this
+// user's own (a symlink, another owner, writable by others), this process
+// makes a fresh one of its own.
 // A shared one keeps a long-running agent's many processes from leaving a
 // directory each behind.
 func privateDir(prefix string, files []string) (string, error) {
@@ -40,6 +42,11 @@ func privateDir(prefix string, files []string) (string, error) {
 		}
 	}
 	err := checkDir(shared, files)
+	if err != nil && checkOwned(shared, true) == nil {
+		// Ours, but something was left in it (an unconfined child may write
+		// there, and root ignores the mode): empty it and use it again.
+		err = refill(shared, files)
+	}
 	if err == nil {
 		return shared, nil
 	}
@@ -48,6 +55,32 @@ func privateDir(prefix string, files []string) (string, error) {
 		return "", fmt.Errorf("kernel: private directory: %w (and %s: %v)", merr, shared, err)
 	}
 	return dir, nil
+}
+
+// refill empties dir (a directory of this user's, not writable by others)
+// and puts back the empty files, read-only.
+func refill(dir string, files []string) error {
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil { // never follows a symlink
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o400); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(dir, 0o500); err != nil {
+		return err
+	}
+	return checkDir(dir, files)
 }
 
 // fillDir makes a fresh directory holding the empty files, read-only.

@@ -11,9 +11,10 @@ import (
 )
 
 // TestPrivateDirShared: the per-user directory is made once and reused (so
-// processes leave nothing new behind), and one that was tampered with is
-// never used: a planted file, a symlink elsewhere, a writable mode, a
-// non-empty rc file each give a fresh directory of the process's own.
+// processes leave nothing new behind); one of ours that holds something
+// else (a planted file, a non-empty rc file) is emptied and refilled, and
+// one that is not ours alone (a symlink elsewhere, a mode writable by
+// others) is never used: the process makes a fresh one of its own.
 func TestPrivateDirShared(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	files := []string{".curlrc", "wgetrc"}
@@ -35,16 +36,29 @@ func TestPrivateDirShared(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no directory left behind but the shared one")
 
-	tamper := map[string]func(){
+	refilled := map[string]func(){
 		"planted file": func() {
 			require.NoError(t, os.Chmod(shared, 0o700))
+			require.NoError(t, os.MkdirAll(filepath.Join(shared, ".npm", "x"), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(shared, ".gitconfig"), []byte("[core]\n"), 0o600))
+			require.NoError(t, os.Chmod(shared, 0o500))
 		},
 		"rc file not empty": func() {
-			require.NoError(t, os.Chmod(shared, 0o700))
 			require.NoError(t, os.Chmod(filepath.Join(shared, ".curlrc"), 0o600))
 			require.NoError(t, os.WriteFile(filepath.Join(shared, ".curlrc"), []byte("-K /etc/x\n"), 0o600))
 		},
+	}
+	for name, do := range refilled {
+		t.Run(name, func(t *testing.T) {
+			do()
+			got, err := privateDir("toolgen-test-", files)
+			require.NoError(t, err)
+			assert.Equal(t, shared, got, "our own directory is reused")
+			require.NoError(t, checkDir(got, files), "and holds exactly its empty files again")
+		})
+	}
+
+	replaced := map[string]func(){
 		"writable by others": func() { require.NoError(t, os.Chmod(shared, 0o777)) },
 		"symlink": func() {
 			require.NoError(t, os.Chmod(shared, 0o700))
@@ -52,7 +66,7 @@ func TestPrivateDirShared(t *testing.T) {
 			require.NoError(t, os.Symlink(t.TempDir(), shared))
 		},
 	}
-	for name, do := range tamper {
+	for name, do := range replaced {
 		t.Run(name, func(t *testing.T) {
 			_ = os.Chmod(shared, 0o700)
 			_ = os.RemoveAll(shared)
@@ -61,7 +75,7 @@ func TestPrivateDirShared(t *testing.T) {
 			do()
 			got, err := privateDir("toolgen-test-", files)
 			require.NoError(t, err)
-			assert.NotEqual(t, shared, got, "a tampered directory is not used")
+			assert.NotEqual(t, shared, got, "a directory not ours alone is not used")
 			require.NoError(t, checkDir(got, files))
 			_ = os.Chmod(got, 0o700)
 			_ = os.RemoveAll(got)
