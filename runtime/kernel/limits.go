@@ -54,8 +54,8 @@ func WithCPULimit(d time.Duration) Option { return func(c *config) { c.limits.CP
 // (ProcessLimitEnforcement): not root, RLIMIT_NPROC in the call's own user
 // namespace, exactly per call; as root, whom RLIMIT_NPROC does not bind, a
 // pids cgroup per spawner thread, shared by the concurrent calls of one
-// program under one policy (a fork bomb in one call can starve the others
-// until it ends).
+// program under one policy, or of all unconfined calls (a fork bomb in one
+// call can starve the others until it ends).
 func WithProcessLimit(n int) Option { return func(c *config) { c.limits.Processes = n } }
 
 // Limits returns the resource caps of every call.

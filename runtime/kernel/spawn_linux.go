@@ -416,7 +416,7 @@ func ProcessLimitEnforcement() string {
 	case state == nsUserPID:
 		return "RLIMIT_NPROC in the call's own user namespace"
 	case pidsRoot() != "":
-		return "a pids cgroup per program and policy, shared by its concurrent calls"
+		return "a pids cgroup per program and policy (one for all unconfined calls), shared by their concurrent calls"
 	case os.Geteuid() == 0:
 		return "not enforced: RLIMIT_NPROC does not bind root and no pids cgroup is writable here"
 	}
