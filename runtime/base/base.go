@@ -32,9 +32,9 @@ type slot struct {
 // DefaultDenyList; pass WithDenyList to change it), checks where its binary
 // resolves on k (not inside the workspace, not a denied program under
 // another name) and returns the tool running on k, granted exactly the
-// access the Spec
-// declares (Writes, Network: see kernel.Access), which k's Confiner, if it
-// has one, enforces. An invalid spec is a 613 *tool.Error (an errors.Join of
+// access the Spec declares (Writes, Network: see kernel.Access), which k's
+// confinement enforces (unless it is off). An invalid spec is a 613
+// *tool.Error (an errors.Join of
 // them when there are several).
 func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, error) {
 	if k == nil {

@@ -187,7 +187,7 @@ func TestNarrowedDenyListAllowsBinary(t *testing.T) {
 	require.NoError(t, err)
 	out, err := b.Call(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Contains(t, out, "HOME="+k.Workspace())
+	assert.Contains(t, out, "HOME="+k.Home()+"\n")
 }
 
 func TestSpecIsCopied(t *testing.T) {
