@@ -20,13 +20,12 @@
 // # Same checks as at runtime
 //
 // Every descriptor is decoded and validated by the runtime's own decoder and
-// validator (validate.Descriptor, default deny list), and then by
-// Config.Check: toolgen generate passes the rules toolgen check adds (the
-// examples hold, no name of a built-in, where the binary resolves), so a
-// descriptor generates exactly when check and the loader accept it. Any
-// problem, in any descriptor, fails the whole generation with every
-// independent 613 found, each as FILE:LINE:COL: error 613: …, sorted by
-// file and position; no partial output exists. The generated constructor
+// validator (validate.Descriptor, default deny list). Any problem, in any
+// descriptor, fails the whole generation with every independent 613 found,
+// each as FILE:LINE:COL: error 613: …, sorted by file and position; no
+// partial output exists. toolgen generate also runs what toolgen check runs
+// (file trust, the examples, names of built-in tools, where binaries
+// resolve), so a descriptor generates exactly when check accepts it. The generated constructor
 // validates the Spec again (base.NewGenerated), so a generated tool is
 // exactly as safe as the runtime form.
 //

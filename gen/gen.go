@@ -29,14 +29,6 @@ type Config struct {
 	// (Tools, Digests, …) an error; an import whose name is taken is
 	// aliased toolgen<name>. nil means none.
 	Reserved map[string]string
-	// Check, when not nil, is a rule every descriptor must pass after the
-	// validator's own: it gets each valid Spec and returns its problems,
-	// 613 *tool.Error values with Field set ("name", "examples.1", …),
-	// which Generate locates in the descriptor's file and reports like the
-	// validator's. toolgen generate passes toolgen check's extra rules (the
-	// examples hold; no name of a built-in tool), so generate refuses what
-	// check refuses. It is called concurrently.
-	Check func(spec tool.Spec) []error
 }
 
 // Output is the generated code, gofmt-clean and deterministic.
@@ -52,8 +44,7 @@ type Output struct {
 
 // Generate compiles descriptors into Go source. Every descriptor is decoded
 // and validated exactly as at runtime (validate.Descriptor, with the default
-// deny list), then checked by cfg.Check when set, then the generated names
-// are checked. Any problem makes Generate return no output and an error
+// deny list), then the generated names are checked. Any problem makes Generate return no output and an error
 // joining every 613 found (every independent problem of every file), each
 // located (FILE:LINE:COL: error 613: …) and sorted by file and position;
 // tool.Flatten lists them.

@@ -48,7 +48,7 @@ func load(descs []Descriptor, cfg Config, workers int) ([]*genTool, error) {
 	)
 	loaded := make([]*genTool, len(descs))
 	loadErrs := make([]error, len(descs))
-	parallel(len(descs), workers, func(i int) { loaded[i], loadErrs[i] = loadOne(descs[i], cfg.Check) })
+	parallel(len(descs), workers, func(i int) { loaded[i], loadErrs[i] = loadOne(descs[i]) })
 	byName := map[string]*genTool{}
 	for i := range descs {
 		t, err := loaded[i], loadErrs[i]
@@ -72,20 +72,11 @@ func load(descs []Descriptor, cfg Config, workers int) ([]*genTool, error) {
 	return tools, nil
 }
 
-// loadOne decodes, validates, checks (check may be nil) and names one
-// descriptor.
-func loadOne(d Descriptor, check func(tool.Spec) []error) (*genTool, error) {
+// loadOne decodes, validates and names one descriptor.
+func loadOne(d Descriptor) (*genTool, error) {
 	spec, tmpl, pos, err := validate.Descriptor(d.Path, d.Data)
-	if tmpl == nil {
-		return nil, err // every problem of the file, decoder's and validator's
-	}
-	if check != nil { // the Spec is valid: its examples mean something
-		if errs := check(spec); len(errs) > 0 {
-			err = pos.Locate(errors.Join(append(tool.Flatten(err), errs...)...))
-		}
-	}
 	if err != nil {
-		return nil, err
+		return nil, err // every problem of the file, decoder's and validator's
 	}
 	t := &genTool{
 		path:   d.Path,

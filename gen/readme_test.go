@@ -104,4 +104,43 @@ func TestReadmeGoAPI(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "exit: 0\noutput: src/main.go:1:package main // TODO: everything\n")
 	assert.Regexp(t, `(?m)^0 false false \S+s$`, string(out))
+
+	// The minimal code confines by default, as the CLI does: a read-only
+	// tool's kernel from plain kernel.New cannot write the workspace, or,
+	// where the kernel cannot enforce it, the result says so; never a
+	// silent unconfined run.
+	writeFile(t, filepath.Join(mod, "cmd", "confined", "main.go"), confinedProgram)
+	bin = filepath.Join(t.TempDir(), "confined")
+	goCmd(mod, "build", "-o", bin, "./cmd/confined")
+	cmd = exec.Command(bin)
+	cmd.Dir = ws
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	if _, statErr := os.Stat(filepath.Join(ws, "written")); statErr == nil {
+		assert.Contains(t, string(out), "not confined", "kernel.New ran a write unconfined without a word:\n%s", out)
+	} else {
+		assert.Contains(t, string(out), "Permission denied")
+	}
 }
+
+// confinedProgram writes into its workspace through a kernel made the
+// shortest documented way.
+const confinedProgram = `package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
+)
+
+func main() {
+	k, err := kernel.New(".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := k.Run(context.Background(), []string{"touch", "written"})
+	fmt.Println(res.Text(), err)
+}
+`

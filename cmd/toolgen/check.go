@@ -52,14 +52,7 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	}
 	invalid := false
 	for _, t := range targets {
-		opts := []loader.Option{loader.WithoutCreate()}
-		if t.files != nil {
-			opts = append(opts, loader.WithFiles(t.files...))
-		}
-		// check runs nothing: it judges the descriptors wherever they lie, so
-		// the rule that a tools directory inside the workspace is not loaded
-		// (preset.WithToolsInWorkspace) does not apply to it.
-		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
+		problems, err := checkDir(*workspace, t)
 		if err != nil {
 			if tool.CodeOf(err) == tool.CodeSpec && format != formatText {
 				printer.print(env.stderr, []error{err})
@@ -68,13 +61,33 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)
 		}
-		printer.print(env.stderr, p.Problems)
-		invalid = invalid || len(p.Problems) > 0
+		printer.print(env.stderr, problems)
+		invalid = invalid || len(problems) > 0
 	}
 	if invalid {
 		return exitSpec
 	}
 	return exitOK
+}
+
+// checkDir checks the descriptors of t as the tools directory they would be
+// when served, with examples judged against workspace, and returns the 613s
+// of single files (nil: all valid). An error means nothing could be
+// checked (a bad workspace). It is toolgen check, and generate runs it too,
+// so that generate refuses exactly what check refuses.
+func checkDir(workspace string, t checkTarget) ([]error, error) {
+	opts := []loader.Option{loader.WithoutCreate()}
+	if t.files != nil {
+		opts = append(opts, loader.WithFiles(t.files...))
+	}
+	// check runs nothing: it judges the descriptors wherever they lie, so
+	// the rule that a tools directory inside the workspace is not loaded
+	// (preset.WithToolsInWorkspace) does not apply to it.
+	p, err := preset.New(preset.WithWorkspace(workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
+	if err != nil {
+		return nil, err
+	}
+	return p.Problems, nil
 }
 
 // checkTargets groups the arguments by directory, in the order given: a
