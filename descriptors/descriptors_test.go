@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nanogpt/toolgen/descriptors"
 	"github.com/nanogpt/toolgen/gen"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -38,7 +42,7 @@ func TestGeneratedIsFresh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := gen.Diff("a/descriptors/"+file, got, "b/descriptors/"+file, want); d != nil {
+		if d := diff.Diff("a/descriptors/"+file, got, "b/descriptors/"+file, want); d != nil {
 			t.Errorf("descriptors/%s is stale; run go generate ./descriptors:\n%s", file, d)
 		}
 	}
@@ -116,48 +120,45 @@ func TestTools(t *testing.T) {
 // Run: the same checks as a JSON call.
 func TestTypedRun(t *testing.T) {
 	k, err := kernel.New("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx := context.Background()
 	cl, err := descriptors.NewCountLines(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cl.Run(ctx, descriptors.CountLinesArgs{Path: "go.mod"})
-	if err != nil || !strings.HasPrefix(out, "exit: 0\n") || !strings.Contains(out, " go.mod") {
-		t.Errorf("count_lines go.mod = %q, %v", out, err)
-	}
+	require.NoError(t, err)
+	res, err := cl.Run(ctx, descriptors.CountLinesArgs{Path: "go.mod"})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode)
+	assert.Contains(t, res.Output, " go.mod")
 	st, err := descriptors.NewSearchText(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err = st.Run(ctx, descriptors.SearchTextArgs{Pattern: "^package.descriptors", Path: new("descriptors/doc.go")})
-	if err != nil || !strings.Contains(out, "package descriptors") {
-		t.Errorf("search_text = %q, %v", out, err)
-	}
+	require.NoError(t, err)
+	res, err = st.Run(ctx, descriptors.SearchTextArgs{Pattern: "^package.descriptors", Path: new("descriptors/doc.go")})
+	require.NoError(t, err)
+	assert.Contains(t, res.Output, "package descriptors")
+	res, err = st.Run(ctx, descriptors.SearchTextArgs{Pattern: "no_such_line_anywhere", Path: new("descriptors/doc.go")})
+	require.NoError(t, err, "a command that finds nothing is a result, not an error")
+	assert.Equal(t, 1, res.ExitCode)
 	pl, err := descriptors.NewPrintLines(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err = pl.Run(ctx, descriptors.PrintLinesArgs{Range: "1", Path: "go.mod"})
-	if err != nil || out != "exit: 0\noutput: module github.com/nanogpt/toolgen\n" {
-		t.Errorf("print_lines 1 go.mod = %q, %v", out, err)
-	}
+	require.NoError(t, err)
+	res, err = pl.Run(ctx, descriptors.PrintLinesArgs{Range: "1", Path: "go.mod"})
+	require.NoError(t, err)
+	assert.Equal(t, "exit: 0\noutput: module github.com/nanogpt/toolgen\n", res.Text())
+	assert.False(t, res.Truncated)
+	assert.False(t, res.TimedOut)
 	for _, c := range []struct {
-		run  func() (string, error)
+		run  func() (kernel.Result, error)
 		want string
 	}{
-		{func() (string, error) { return pl.Run(ctx, descriptors.PrintLinesArgs{Range: "1;e", Path: "go.mod"}) }, `slot "range"`},
-		{func() (string, error) {
+		{func() (kernel.Result, error) {
+			return pl.Run(ctx, descriptors.PrintLinesArgs{Range: "1;e", Path: "go.mod"})
+		}, `slot "range"`},
+		{func() (kernel.Result, error) {
 			return pl.Run(ctx, descriptors.PrintLinesArgs{Range: "1", Path: "../../etc/passwd"})
 		}, `slot "path"`},
-		{func() (string, error) { return st.Run(ctx, descriptors.SearchTextArgs{Pattern: "--include=x"}) }, "would be read as an option"},
+		{func() (kernel.Result, error) { return st.Run(ctx, descriptors.SearchTextArgs{Pattern: "--include=x"}) }, "would be read as an option"},
 	} {
-		out, err := c.run()
-		if tool.CodeOf(err) != tool.CodeValue || !strings.Contains(err.Error(), c.want) || out != "" {
-			t.Errorf("got %q, %v; want a 614 about %s", out, err, c.want)
-		}
+		res, err := c.run()
+		assert.Equal(t, tool.CodeValue, tool.CodeOf(err), "%v", err)
+		assert.ErrorContains(t, err, c.want)
+		assert.Nil(t, res.Argv, "a rejected call runs nothing")
 	}
 }
 

@@ -4,14 +4,17 @@
 package descriptors
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // CountLines is the tool count_lines, generated from count-lines.tool.json:
@@ -21,14 +24,11 @@ import (
 //
 //	wc -l {path}
 //
-// Its slots are the fields of CountLinesArgs, with their rules.
-// [CountLines.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type CountLines struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*CountLines)(nil)
+// Its slots are the fields of CountLinesArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type CountLines = base.Typed[CountLinesArgs]
 
 // CountLinesDigest is tool.Digest of count_lines's Spec (see Digests).
 const CountLinesDigest = "sha256:6c12b08f6c4a983881b22d02c642c681ceabe18c00eb49865a553e9e8bda9c0e"
@@ -76,29 +76,10 @@ type CountLinesArgs struct {
 }
 
 // NewCountLines returns count_lines running on k, after checking its Spec
-// against CountLinesDigest and validating it again (613 on failure).
-func NewCountLines(k *kernel.Kernel) (*CountLines, error) {
-	b, err := newToolgenBase(CountLinesSpec(), CountLinesDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &CountLines{b}, nil
-}
-
-// Run calls count_lines with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *CountLines) Run(ctx context.Context, args CountLinesArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns CountLinesDigest.
-func (*CountLines) Digest() string {
-	return CountLinesDigest
+// against CountLinesDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewCountLines(k *kernel.Kernel, opts ...base.Option) (*CountLines, error) {
+	return base.NewGenerated[CountLinesArgs](CountLinesSpec(), CountLinesDigest, k, opts...)
 }
 
 // FindByName is the tool find_by_name, generated from find-by-name.tool.json:
@@ -108,14 +89,11 @@ func (*CountLines) Digest() string {
 //
 //	find {path} -name {pattern}
 //
-// Its slots are the fields of FindByNameArgs, with their rules.
-// [FindByName.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type FindByName struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*FindByName)(nil)
+// Its slots are the fields of FindByNameArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type FindByName = base.Typed[FindByNameArgs]
 
 // FindByNameDigest is tool.Digest of find_by_name's Spec (see Digests).
 const FindByNameDigest = "sha256:64aec96879d8d80b2027ea148b2a769950ac1eea0db004cbc2b0309f31c41851"
@@ -176,29 +154,10 @@ type FindByNameArgs struct {
 }
 
 // NewFindByName returns find_by_name running on k, after checking its Spec
-// against FindByNameDigest and validating it again (613 on failure).
-func NewFindByName(k *kernel.Kernel) (*FindByName, error) {
-	b, err := newToolgenBase(FindByNameSpec(), FindByNameDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &FindByName{b}, nil
-}
-
-// Run calls find_by_name with typed arguments, marshalled to JSON and passed
-// to Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *FindByName) Run(ctx context.Context, args FindByNameArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns FindByNameDigest.
-func (*FindByName) Digest() string {
-	return FindByNameDigest
+// against FindByNameDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewFindByName(k *kernel.Kernel, opts ...base.Option) (*FindByName, error) {
+	return base.NewGenerated[FindByNameArgs](FindByNameSpec(), FindByNameDigest, k, opts...)
 }
 
 // GitLog is the tool git_log, generated from git-log.tool.json:
@@ -208,13 +167,11 @@ func (*FindByName) Digest() string {
 //
 //	git log --no-color --date=short --format=%h%x09%ad%x09%an%x09%s --max-count={count} -- {path}
 //
-// Its slots are the fields of GitLogArgs, with their rules. [GitLog.Run] takes
-// them typed, Call the model's JSON, through the same checks.
-type GitLog struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*GitLog)(nil)
+// Its slots are the fields of GitLogArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type GitLog = base.Typed[GitLogArgs]
 
 // GitLogDigest is tool.Digest of git_log's Spec (see Digests).
 const GitLogDigest = "sha256:1022c0217a1823a9ffc46520ab31451983c0cdac32c486294eb654406d1b0376"
@@ -281,29 +238,10 @@ type GitLogArgs struct {
 }
 
 // NewGitLog returns git_log running on k, after checking its Spec against
-// GitLogDigest and validating it again (613 on failure).
-func NewGitLog(k *kernel.Kernel) (*GitLog, error) {
-	b, err := newToolgenBase(GitLogSpec(), GitLogDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &GitLog{b}, nil
-}
-
-// Run calls git_log with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *GitLog) Run(ctx context.Context, args GitLogArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns GitLogDigest.
-func (*GitLog) Digest() string {
-	return GitLogDigest
+// GitLogDigest and validating it again (613 on failure; opts may set the deny
+// list).
+func NewGitLog(k *kernel.Kernel, opts ...base.Option) (*GitLog, error) {
+	return base.NewGenerated[GitLogArgs](GitLogSpec(), GitLogDigest, k, opts...)
 }
 
 // ListDir is the tool list_dir, generated from list-dir.tool.json:
@@ -313,13 +251,11 @@ func (*GitLog) Digest() string {
 //
 //	ls -lA {path}
 //
-// Its slots are the fields of ListDirArgs, with their rules. [ListDir.Run]
-// takes them typed, Call the model's JSON, through the same checks.
-type ListDir struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*ListDir)(nil)
+// Its slots are the fields of ListDirArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type ListDir = base.Typed[ListDirArgs]
 
 // ListDirDigest is tool.Digest of list_dir's Spec (see Digests).
 const ListDirDigest = "sha256:63ccff08cf6bb81c728394190807ec6ec7ae3622a496c315206232c396942e41"
@@ -357,29 +293,10 @@ type ListDirArgs struct {
 }
 
 // NewListDir returns list_dir running on k, after checking its Spec against
-// ListDirDigest and validating it again (613 on failure).
-func NewListDir(k *kernel.Kernel) (*ListDir, error) {
-	b, err := newToolgenBase(ListDirSpec(), ListDirDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &ListDir{b}, nil
-}
-
-// Run calls list_dir with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *ListDir) Run(ctx context.Context, args ListDirArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns ListDirDigest.
-func (*ListDir) Digest() string {
-	return ListDirDigest
+// ListDirDigest and validating it again (613 on failure; opts may set the deny
+// list).
+func NewListDir(k *kernel.Kernel, opts ...base.Option) (*ListDir, error) {
+	return base.NewGenerated[ListDirArgs](ListDirSpec(), ListDirDigest, k, opts...)
 }
 
 // PrintLines is the tool print_lines, generated from print-lines.tool.json:
@@ -389,14 +306,11 @@ func (*ListDir) Digest() string {
 //
 //	sed -n {range}p {path}
 //
-// Its slots are the fields of PrintLinesArgs, with their rules.
-// [PrintLines.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type PrintLines struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*PrintLines)(nil)
+// Its slots are the fields of PrintLinesArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type PrintLines = base.Typed[PrintLinesArgs]
 
 // PrintLinesDigest is tool.Digest of print_lines's Spec (see Digests).
 const PrintLinesDigest = "sha256:123cf026b8d824371af4a5acadfec74cbb958266929eaa140cf66c0f4ba2e3fe"
@@ -458,29 +372,10 @@ type PrintLinesArgs struct {
 }
 
 // NewPrintLines returns print_lines running on k, after checking its Spec
-// against PrintLinesDigest and validating it again (613 on failure).
-func NewPrintLines(k *kernel.Kernel) (*PrintLines, error) {
-	b, err := newToolgenBase(PrintLinesSpec(), PrintLinesDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &PrintLines{b}, nil
-}
-
-// Run calls print_lines with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *PrintLines) Run(ctx context.Context, args PrintLinesArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns PrintLinesDigest.
-func (*PrintLines) Digest() string {
-	return PrintLinesDigest
+// against PrintLinesDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewPrintLines(k *kernel.Kernel, opts ...base.Option) (*PrintLines, error) {
+	return base.NewGenerated[PrintLinesArgs](PrintLinesSpec(), PrintLinesDigest, k, opts...)
 }
 
 // SearchText is the tool search_text, generated from search-text.tool.json:
@@ -490,14 +385,11 @@ func (*PrintLines) Digest() string {
 //
 //	grep -rn {pattern} {path}
 //
-// Its slots are the fields of SearchTextArgs, with their rules.
-// [SearchText.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type SearchText struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*SearchText)(nil)
+// Its slots are the fields of SearchTextArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type SearchText = base.Typed[SearchTextArgs]
 
 // SearchTextDigest is tool.Digest of search_text's Spec (see Digests).
 const SearchTextDigest = "sha256:89acffb633b80470edc6ff3470a5fa6049516623ac180e0f360d3d5e0f19e6ed"
@@ -570,56 +462,25 @@ type SearchTextArgs struct {
 }
 
 // NewSearchText returns search_text running on k, after checking its Spec
-// against SearchTextDigest and validating it again (613 on failure).
-func NewSearchText(k *kernel.Kernel) (*SearchText, error) {
-	b, err := newToolgenBase(SearchTextSpec(), SearchTextDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &SearchText{b}, nil
-}
-
-// Run calls search_text with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *SearchText) Run(ctx context.Context, args SearchTextArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns SearchTextDigest.
-func (*SearchText) Digest() string {
-	return SearchTextDigest
+// against SearchTextDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewSearchText(k *kernel.Kernel, opts ...base.Option) (*SearchText, error) {
+	return base.NewGenerated[SearchTextArgs](SearchTextSpec(), SearchTextDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
+	return base.Build(
+		k,
+		base.Erase(NewCountLines),
+		base.Erase(NewFindByName),
+		base.Erase(NewGitLog),
+		base.Erase(NewListDir),
+		base.Erase(NewPrintLines),
+		base.Erase(NewSearchText),
 	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewCountLines(k))
-	add(NewFindByName(k))
-	add(NewGitLog(k))
-	add(NewListDir(k))
-	add(NewPrintLines(k))
-	add(NewSearchText(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -635,17 +496,4 @@ func Digests() map[string]string {
 		"print_lines":  PrintLinesDigest,
 		"search_text":  SearchTextDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

@@ -89,10 +89,11 @@ func toolDoc(t *genTool) []string {
 		p = append(p, "It declares that it needs network access.")
 	}
 	if len(t.spec.Args) == 0 {
-		p = append(p, fmt.Sprintf("It takes no arguments; [%s.Run] and Call go through the same checks.", t.id.Type))
+		p = append(p, "It takes no arguments.")
 	} else {
-		p = append(p, fmt.Sprintf("Its slots are the fields of %s, with their rules. [%s.Run] takes them typed, Call the model's JSON, through the same checks.", t.id.Args, t.id.Type))
+		p = append(p, fmt.Sprintf("Its slots are the fields of %s, with their rules.", t.id.Args))
 	}
+	p = append(p, "Run takes the arguments typed and returns a kernel.Result (exit code, output, truncation, timeout); Call takes the model's JSON and returns the model's text; both go through the same checks (see base.Typed).")
 	return append(lines, wrap(strings.Join(p, " "), "", "")...)
 }
 

@@ -1,11 +1,14 @@
 package gen
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nanogpt/toolgen/runtime/base"
 )
 
 // e2eTest is the test written into the generated agent package: typed Run
@@ -22,6 +25,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	rt "github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -41,13 +45,23 @@ func TestTypedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err := st.Run(ctx, SearchTextArgs{Pattern: "needle"})
-	if err != nil || !strings.Contains(out, "exit: 0") || !strings.Contains(out, "notes.txt:2:a needle here") {
-		t.Errorf("Run(needle) = %q, %v", out, err)
+	res, err := st.Run(ctx, SearchTextArgs{Pattern: "needle"})
+	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, "notes.txt:2:a needle here") || !strings.HasPrefix(res.Text(), "exit: 0\noutput: ") {
+		t.Errorf("Run(needle) = %+v, %v", res, err)
 	}
-	out, err = st.Run(ctx, SearchTextArgs{Pattern: "needle", Path: new("notes.txt")})
-	if err != nil || !strings.Contains(out, "2:a needle here") {
-		t.Errorf("Run(needle, notes.txt) = %q, %v", out, err)
+	res, err = st.Run(ctx, SearchTextArgs{Pattern: "needle", Path: new("notes.txt")})
+	if err != nil || !strings.Contains(res.Output, "2:a needle here") {
+		t.Errorf("Run(needle, notes.txt) = %+v, %v", res, err)
+	}
+	// A command that fails is a typed result, not an error: grep finds
+	// nothing (exit 1), grep is asked for a missing file (exit 2).
+	res, err = st.Run(ctx, SearchTextArgs{Pattern: "absent"})
+	if err != nil || res.ExitCode != 1 || res.Text() != "exit: 1\noutput: " {
+		t.Errorf("Run(absent) = %+v, %v; want exit 1 and no error", res, err)
+	}
+	res, err = st.Run(ctx, SearchTextArgs{Pattern: "x", Path: new("missing.txt")})
+	if err != nil || res.ExitCode != 2 || !strings.Contains(res.Output, "missing.txt") || res.Duration <= 0 {
+		t.Errorf("Run(missing file) = %+v, %v; want exit 2 and no error", res, err)
 	}
 
 	for _, bad := range []SearchTextArgs{
@@ -56,10 +70,10 @@ func TestTypedRun(t *testing.T) {
 		{Pattern: "x", Path: new("../outside")},
 		{Pattern: "x", Path: new("/etc")},
 	} {
-		out, err := st.Run(ctx, bad)
+		res, err := st.Run(ctx, bad)
 		var te *rt.Error
-		if !errors.As(err, &te) || te.Code != rt.CodeValue || out != "" {
-			t.Errorf("Run(%+v) = %q, %v; want a 614 and no output", bad, out, err)
+		if !errors.As(err, &te) || te.Code != rt.CodeValue || res.Output != "" || res.Argv != nil {
+			t.Errorf("Run(%+v) = %+v, %v; want a 614 and nothing run", bad, res, err)
 		}
 	}
 
@@ -67,13 +81,17 @@ func TestTypedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt", Count: new(int64(1))})
-	if err != nil || !strings.Contains(out, "output: first") || strings.Contains(out, "needle") {
-		t.Errorf("Run(count 1) = %q, %v", out, err)
+	res, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt", Count: new(int64(1))})
+	if err != nil || res.Output != "first\n" {
+		t.Errorf("Run(count 1) = %+v, %v", res, err)
 	}
-	out, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt"}) // nil: the default 10
-	if err != nil || !strings.Contains(out, "last") {
-		t.Errorf("Run(default count) = %q, %v", out, err)
+	res, err = hl.Run(ctx, HeadLinesArgs{Path: "notes.txt"}) // nil: the default 10
+	if err != nil || !strings.Contains(res.Output, "last") {
+		t.Errorf("Run(default count) = %+v, %v", res, err)
+	}
+	out, err := hl.Call(ctx, []byte("{\"path\":\"notes.txt\",\"count\":1}"))
+	if err != nil || out != "exit: 0\noutput: first\n" {
+		t.Errorf("Call(count 1) = %q, %v", out, err)
 	}
 	if _, err := hl.Run(ctx, HeadLinesArgs{Path: "notes.txt", Count: new(int64(-1))}); rt.CodeOf(err) != rt.CodeValue {
 		t.Errorf("Run(count -1) error = %v, want 614", err)
@@ -87,13 +105,17 @@ func TestTypedRun(t *testing.T) {
 		t.Errorf("digests disagree: %v", Digests())
 	}
 	// The constructor checks the digest, then validates again (613).
-	if _, err := newToolgenBase(SearchTextSpec(), "sha256:0", k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "run go generate") {
+	if _, err := base.NewGenerated[SearchTextArgs](SearchTextSpec(), "sha256:0", k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "run go generate") {
 		t.Errorf("digest mismatch: %v", err)
 	}
 	denied := SearchTextSpec()
 	denied.Command = "rm -rf {pattern} {path}"
-	if _, err := newToolgenBase(denied, rt.Digest(denied), k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "deny list") {
+	if _, err := base.NewGenerated[SearchTextArgs](denied, rt.Digest(denied), k); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "deny list") {
 		t.Errorf("denied binary: %v", err)
+	}
+	// The options reach the validator: a deny list naming grep refuses it.
+	if _, err := NewSearchText(k, base.WithDenyList(base.DefaultDenyList().With("grep"))); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "binary \"grep\" is on the deny list") {
+		t.Errorf("extended deny list: %v", err)
 	}
 	if json != "user's" || tool() != "user's" {
 		t.Error("the package's own declarations changed")
@@ -136,6 +158,9 @@ const headLines = `{
 // and e2eTest, which calls generated tools through their typed Run against
 // real files. It runs offline (GOPROXY=off, go.sum copied from this module).
 func TestCompileAndRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds and tests a module with the go command; runs in make test-all")
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command:", err)
@@ -193,8 +218,8 @@ func TestCompileAndRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(out.Code), `toolgenjson "encoding/json"`) || !strings.Contains(string(out.Code), "// source: agent\n") {
-		t.Errorf("generated code does not alias encoding/json or has the wrong source line:\n%s", out.Code)
+	if !strings.Contains(string(out.Code), `toolgentool "github.com/nanogpt/toolgen/runtime/tool"`) || !strings.Contains(string(out.Code), "// source: agent\n") {
+		t.Errorf("generated code does not alias runtime/tool or has the wrong source line:\n%s", out.Code)
 	}
 	writeFile(t, filepath.Join(agent, "tools_gen.go"), string(out.Code))
 	writeFile(t, filepath.Join(agent, "tools_gen_test.go"), string(out.Test))
@@ -208,6 +233,29 @@ func TestCompileAndRun(t *testing.T) {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		t.Logf("go %s:\n%s", strings.Join(args, " "), out)
+	}
+
+	// A generated file of a version the runtime does not run fails to
+	// compile, on its assertion line, both ways: too new and too old.
+	for _, v := range []int{base.MaxGeneratedVersion + 1, base.MinGeneratedVersion - 1} {
+		stale := strings.ReplaceAll(string(out.Code), fmt.Sprintf("(%d - ", GeneratedVersion), fmt.Sprintf("(%d - ", v))
+		stale = strings.ReplaceAll(stale, fmt.Sprintf(" - %d)", GeneratedVersion), fmt.Sprintf(" - %d)", v))
+		writeFile(t, filepath.Join(mod, "testdata", "stale", "tools_gen.go"), stale)
+		writeFile(t, filepath.Join(mod, "testdata", "stale", "user.go"), userGo)
+		cmd := exec.Command(goBin, "build", "./testdata/stale")
+		cmd.Dir, cmd.Env = mod, env
+		got, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(got), "EnforceVersion") || !strings.Contains(string(got), "overflows") {
+			t.Errorf("version %d: go build: %v\n%s\nwant a compile error on the EnforceVersion line", v, err, got)
+		}
+	}
+}
+
+// TestGeneratedVersionFitsRuntime: the version Generate emits is one the
+// runtime of this module runs.
+func TestGeneratedVersionFitsRuntime(t *testing.T) {
+	if GeneratedVersion < base.MinGeneratedVersion || GeneratedVersion > base.MaxGeneratedVersion {
+		t.Fatalf("gen.GeneratedVersion %d is outside base's [%d, %d]", GeneratedVersion, base.MinGeneratedVersion, base.MaxGeneratedVersion)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // allDescriptors returns the descriptors of every valid golden case and of
@@ -47,7 +49,7 @@ func TestDeterministic(t *testing.T) {
 	same := func(label string, out *Output) {
 		t.Helper()
 		if !bytes.Equal(out.Code, first.Code) || !bytes.Equal(out.Test, first.Test) {
-			t.Errorf("%s: output differs:\n%s", label, Diff("first", first.Code, label, out.Code))
+			t.Errorf("%s: output differs:\n%s", label, diff.Diff("first", first.Code, label, out.Code))
 		}
 	}
 	again, err := Generate(cfg, descs)
@@ -103,7 +105,7 @@ func TestDeterministicErrors(t *testing.T) {
 		r.Shuffle(len(descs), func(a, b int) { descs[a], descs[b] = descs[b], descs[a] })
 		_, err := Generate(Config{Package: "p"}, descs)
 		if got := errorLines(err); got != want {
-			t.Fatalf("errors differ with the order of files:\n%s", Diff("want", []byte(want), "got", []byte(got)))
+			t.Fatalf("errors differ with the order of files:\n%s", diff.Diff("want", []byte(want), "got", []byte(got)))
 		}
 	}
 }
@@ -116,13 +118,17 @@ func TestWorkersDoNotMatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []int{2, 5} {
+	workers := []int{2, 5}
+	if testing.Short() {
+		workers = []int{3} // under -race, each run takes a second
+	}
+	for _, w := range workers {
 		got, err := generate(Config{Package: "p"}, descs, w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Code, want.Code) || !bytes.Equal(got.Test, want.Test) {
-			t.Errorf("%d workers: output differs:\n%s", w, Diff("1", want.Code, strconv.Itoa(w), got.Code))
+			t.Errorf("%d workers: output differs:\n%s", w, diff.Diff("1", want.Code, strconv.Itoa(w), got.Code))
 		}
 	}
 }
@@ -151,7 +157,7 @@ func TestGofmtClean(t *testing.T) {
 				t.Errorf("%s: does not parse: %v", name, err)
 				continue
 			}
-			if d := Diff("generated", src, "gofmt", formatted); d != nil {
+			if d := diff.Diff("generated", src, "gofmt", formatted); d != nil {
 				t.Errorf("%s: not gofmt-clean:\n%s", name, d)
 			}
 		}

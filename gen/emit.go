@@ -17,12 +17,14 @@ const (
 	pkgTool    = "github.com/nanogpt/toolgen/runtime/tool"
 	pkgBase    = "github.com/nanogpt/toolgen/runtime/base"
 	pkgKernel  = "github.com/nanogpt/toolgen/runtime/kernel"
-	pkgContext = "context"
-	pkgJSON    = "encoding/json"
-	pkgErrors  = "errors"
-	pkgFmt     = "fmt"
 	pkgTesting = "testing"
 )
+
+// GeneratedVersion is the version of the code Generate emits: the generated
+// file asserts at compile time that package base runs it (see
+// base.EnforceVersion), and it must lie between base.MinGeneratedVersion
+// and base.MaxGeneratedVersion (a test holds them together).
+const GeneratedVersion = 1
 
 // Header is the first line of every generated file. It matches the Go
 // convention for generated code, ^// Code generated .* DO NOT EDIT\.$, so
@@ -39,7 +41,7 @@ var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 func newFile(cfg *Config) *jen.File {
 	f := jen.NewFile(cfg.Package)
 	f.NoFormat = true // formatted by renderFile
-	for _, p := range []string{pkgTool, pkgBase, pkgKernel, pkgContext, pkgJSON, pkgErrors, pkgFmt, pkgTesting} {
+	for _, p := range []string{pkgTool, pkgBase, pkgKernel, pkgTesting} {
 		name := p[strings.LastIndexByte(p, '/')+1:]
 		if _, clash := cfg.Reserved[name]; clash {
 			alias := "toolgen" + name
@@ -94,10 +96,11 @@ func doc(format string, args ...any) *jen.Statement {
 // are rendered and formatted concurrently.
 const toolsPerPart = 50
 
-// toolsParts splits the tools file into parts: the tools in name order, a
-// part per toolsPerPart of them, then the package-level functions.
+// toolsParts splits the tools file into parts: the version assertion, the
+// tools in name order, a part per toolsPerPart of them, then the
+// package-level functions.
 func toolsParts(tools []*genTool) []func(*jen.File) {
-	var parts []func(*jen.File)
+	parts := []func(*jen.File){emitVersion}
 	for chunk := range slices.Chunk(tools, toolsPerPart) {
 		parts = append(parts, func(f *jen.File) {
 			for _, t := range chunk {
@@ -108,21 +111,35 @@ func toolsParts(tools []*genTool) []func(*jen.File) {
 	return append(parts, func(f *jen.File) { emitPackageFuncs(f, tools) })
 }
 
-// emitTool adds one tool's declarations, in a fixed order.
+// emitVersion adds the compile-time assertion that the file fits the
+// runtime it is built with (base.EnforceVersion, protobuf's pattern): a
+// runtime that no longer runs this generated form, or does not yet, fails
+// the build on this line.
+func emitVersion(f *jen.File) {
+	v := jen.Lit(GeneratedVersion)
+	f.Add(doc("This file is generated code of version %d: it does not compile against a toolgen runtime (package base) that does not run that version; regenerate it with the toolgen of the runtime in go.mod.", GeneratedVersion))
+	f.Const().Defs(
+		jen.Id("_").Op("=").Qual(pkgBase, "EnforceVersion").Call(v.Clone().Op("-").Qual(pkgBase, "MinGeneratedVersion")),
+		jen.Id("_").Op("=").Qual(pkgBase, "EnforceVersion").Call(jen.Qual(pkgBase, "MaxGeneratedVersion").Op("-").Add(v.Clone())),
+	)
+}
+
+// emitTool adds one tool's declarations, in a fixed order: data (type,
+// digest, Spec, arguments) and a one-line constructor; the behaviour is
+// base.Typed's.
 func emitTool(f *jen.File, t *genTool) {
 	emitType(f, t)
 	emitSpec(f, t)
 	emitArgs(f, t)
 	emitConstructor(f, t)
-	emitMethods(f, t)
 }
 
-// emitType adds the tool type, its interface assertion and its digest.
+// emitType adds the tool type, an alias of the runtime's generic type, and
+// its digest.
 func emitType(f *jen.File, t *genTool) {
 	id := t.id
 	f.Add(comment(toolDoc(t)))
-	f.Type().Id(id.Type).Struct(jen.Op("*").Qual(pkgBase, "CommandToolBase"))
-	f.Var().Id("_").Qual(pkgTool, "SpecTool").Op("=").Parens(jen.Op("*").Id(id.Type)).Call(jen.Nil())
+	f.Type().Id(id.Type).Op("=").Qual(pkgBase, "Typed").Index(jen.Id(id.Args))
 
 	f.Add(doc("%s is tool.Digest of %s's Spec (see %s).", id.Digest, t.spec.Name, digestsFunc))
 	f.Const().Id(id.Digest).Op("=").Lit(t.digest)
@@ -150,34 +167,15 @@ func emitArgs(f *jen.File, t *genTool) {
 	})
 }
 
-// emitConstructor adds NewX, which goes through the package's helper.
+// emitConstructor adds NewX: base.NewGenerated with the Spec and digest.
 func emitConstructor(f *jen.File, t *genTool) {
 	id := t.id
-	f.Add(doc("%s returns %s running on k, after checking its Spec against %s and validating it again (613 on failure).", id.New, t.spec.Name, id.Digest))
-	f.Func().Id(id.New).Params(jen.Id("k").Op("*").Qual(pkgKernel, "Kernel")).Params(jen.Op("*").Id(id.Type), jen.Error()).Block(
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(baseHelper).Call(jen.Id(id.Spec).Call(), jen.Id(id.Digest), jen.Id("k")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Op("&").Id(id.Type).Values(jen.Id("b")), jen.Nil()),
+	f.Add(doc("%s returns %s running on k, after checking its Spec against %s and validating it again (613 on failure; opts may set the deny list).", id.New, t.spec.Name, id.Digest))
+	f.Func().Id(id.New).Params(
+		jen.Id("k").Op("*").Qual(pkgKernel, "Kernel"), jen.Id("opts").Op("...").Qual(pkgBase, "Option"),
+	).Params(jen.Op("*").Id(id.Type), jen.Error()).Block(
+		jen.Return(jen.Qual(pkgBase, "NewGenerated").Index(jen.Id(id.Args)).Call(jen.Id(id.Spec).Call(), jen.Id(id.Digest), jen.Id("k"), jen.Id("opts").Op("..."))),
 	)
-}
-
-// emitMethods adds the typed Run, which calls Call with the marshalled
-// arguments, and Digest.
-func emitMethods(f *jen.File, t *genTool) {
-	id := t.id
-	f.Add(doc("Run calls %s with typed arguments, marshalled to JSON and passed to Call: the same checks as the model's JSON, the same results (a rejected value is a 614).", t.spec.Name))
-	f.Func().Params(jen.Id("t").Op("*").Id(id.Type)).Id("Run").Params(
-		jen.Id("ctx").Qual(pkgContext, "Context"), jen.Id("args").Id(id.Args),
-	).Params(jen.String(), jen.Error()).Block(
-		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(pkgJSON, "Marshal").Call(jen.Id("args")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Lit(""), jen.Qual(pkgTool, "ValueErrorf").Call(jen.Lit(""), jen.Lit("arguments do not encode as JSON: %v"), jen.Err())),
-		),
-		jen.Return(jen.Id("t").Dot("Call").Call(jen.Id("ctx"), jen.Id("raw"))),
-	)
-
-	f.Add(doc("Digest returns %s.", id.Digest))
-	f.Func().Params(jen.Op("*").Id(id.Type)).Id("Digest").Params().String().Block(jen.Return(jen.Id(id.Digest)))
 }
 
 // argType is the Go type of a slot's value.
@@ -300,45 +298,27 @@ func rawOK(s string) bool {
 	return true
 }
 
-// emitPackageFuncs adds Tools, Digests and, when there are tools, the
-// constructors' helper.
+// emitPackageFuncs adds Tools and Digests.
 func emitPackageFuncs(f *jen.File, tools []*genTool) {
 	emitToolsFunc(f, tools)
 	emitDigestsFunc(f, tools)
-	if len(tools) > 0 {
-		emitBaseHelper(f)
-	}
 }
 
-// emitToolsFunc adds Tools: every constructor in name order, the errors of
-// all that fail joined.
+// emitToolsFunc adds Tools: every constructor in name order, through
+// base.Build.
 func emitToolsFunc(f *jen.File, tools []*genTool) {
 	f.Add(doc("%s returns every tool of this package running on k, in name order; it fits preset.WithCommandTools. An error joins the errors of every tool that could not be built.", toolsFunc))
-	fn := f.Func().Id(toolsFunc).Params(jen.Id("k").Op("*").Qual(pkgKernel, "Kernel")).Params(jen.Index().Qual(pkgTool, "Tool"), jen.Error())
-	if len(tools) == 0 {
-		fn.Block(jen.Return(jen.Nil(), jen.Nil()))
-		return
+	args := []jen.Code{jen.Id("k")}
+	for _, t := range tools {
+		args = append(args, jen.Qual(pkgBase, "Erase").Call(jen.Id(t.id.New)))
 	}
-	fn.BlockFunc(func(g *jen.Group) {
-		g.Var().Defs(
-			jen.Id("tools").Index().Qual(pkgTool, "Tool"),
-			jen.Id("errs").Index().Error(),
-		)
-		g.Id("add").Op(":=").Func().Params(jen.Id("t").Qual(pkgTool, "Tool"), jen.Err().Error()).Block(
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),
-				jen.Return(),
-			),
-			jen.Id("tools").Op("=").Append(jen.Id("tools"), jen.Id("t")),
-		)
-		for _, t := range tools {
-			g.Id("add").Call(jen.Id(t.id.New).Call(jen.Id("k")))
-		}
-		g.If(jen.Len(jen.Id("errs")).Op(">").Lit(0)).Block(
-			jen.Return(jen.Nil(), jen.Qual(pkgErrors, "Join").Call(jen.Id("errs").Op("..."))),
-		)
-		g.Return(jen.Id("tools"), jen.Nil())
-	})
+	call := jen.Qual(pkgBase, "Build").Call(args...)
+	if len(tools) > 1 {
+		call = jen.Qual(pkgBase, "Build").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
+	}
+	f.Func().Id(toolsFunc).Params(jen.Id("k").Op("*").Qual(pkgKernel, "Kernel")).Params(jen.Index().Qual(pkgTool, "Tool"), jen.Error()).Block(
+		jen.Return(call),
+	)
 }
 
 // emitDigestsFunc adds Digests: a fresh map on every call, so no caller can
@@ -351,25 +331,5 @@ func emitDigestsFunc(f *jen.File, tools []*genTool) {
 	}
 	f.Func().Id(digestsFunc).Params().Map(jen.String()).String().Block(
 		jen.Return(jen.Map(jen.String()).String().Custom(multi, entries...)),
-	)
-}
-
-// emitBaseHelper adds the constructors' helper: the digest check, then
-// base.New, the runtime's own validation.
-func emitBaseHelper(f *jen.File) {
-	f.Add(doc("%s builds a generated tool's base: the digest first, then the runtime's own validation (base.New, default deny list).", baseHelper))
-	f.Func().Id(baseHelper).Params(
-		jen.Id("spec").Qual(pkgTool, "Spec"), jen.Id("digest").String(), jen.Id("k").Op("*").Qual(pkgKernel, "Kernel"),
-	).Params(jen.Op("*").Qual(pkgBase, "CommandToolBase"), jen.Error()).Block(
-		jen.If(jen.Id("got").Op(":=").Qual(pkgTool, "Digest").Call(jen.Id("spec")), jen.Id("got").Op("!=").Id("digest")).Block(
-			jen.Return(jen.Nil(), jen.Qual(pkgTool, "SpecErrorf").Call(jen.Lit("name"),
-				jen.Lit("generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate"),
-				jen.Id("spec").Dot("Name"), jen.Id("got"), jen.Id("digest"))),
-		),
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(pkgBase, "New").Call(jen.Id("spec"), jen.Id("k")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual(pkgFmt, "Errorf").Call(jen.Lit("generated tool %q: %w"), jen.Id("spec").Dot("Name"), jen.Err())),
-		),
-		jen.Return(jen.Id("b"), jen.Nil()),
 	)
 }

@@ -43,9 +43,9 @@ type Output struct {
 }
 
 // Generate compiles descriptors into Go source. Every descriptor is decoded
-// and validated exactly as at runtime (tool.DecodeSpec, validate.Spec with
-// the default deny list), then the generated names are checked. Any problem
-// makes Generate return no output and an error joining every 613 found, each
+// and validated exactly as at runtime (validate.Descriptor, with the default
+// deny list), then the generated names are checked. Any problem makes Generate return no output and an error
+// joining every 613 found (every independent problem of every file), each
 // located (FILE:LINE:COL: error 613: …) and sorted by file and position;
 // tool.Flatten lists them.
 //
@@ -65,7 +65,7 @@ func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
 	if err := checkReserved(cfg.Reserved); err != nil {
 		return nil, err
 	}
-	tools, err := load(descs, cfg.Reserved, workers)
+	tools, err := load(descs, cfg, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
 // package-level identifiers every generated file declares.
 func checkReserved(reserved map[string]string) error {
 	var clash []string
-	for _, id := range []string{toolsFunc, digestsFunc, baseHelper, examplesTest} {
+	for _, id := range []string{toolsFunc, digestsFunc, examplesTest} {
 		if file, ok := reserved[id]; ok {
 			clash = append(clash, fmt.Sprintf("%s (declared in %s)", id, file))
 		}

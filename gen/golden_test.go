@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -130,7 +132,7 @@ func compareGolden(t *testing.T, file string, got []byte) {
 		t.Errorf("%s exists, but the case generated no such output (run go test ./gen -update to remove it)", file)
 		return
 	}
-	if d := Diff("a/"+file, want, "b/"+file, got); d != nil {
+	if d := diff.Diff("a/"+file, want, "b/"+file, got); d != nil {
 		t.Errorf("generated output differs from %s (run go test ./gen -update to accept):\n%s", file, d)
 	}
 }
@@ -250,7 +252,7 @@ func TestExampleAgentIsFresh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := Diff("a/"+file, got, "b/"+file, want); d != nil {
+		if d := diff.Diff("a/"+file, got, "b/"+file, want); d != nil {
 			t.Errorf("examples/agent/tools/%s is stale; run go generate ./examples/...:\n%s", file, d)
 		}
 	}

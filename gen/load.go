@@ -39,7 +39,7 @@ type genTool struct {
 // the tools sorted by name, or every 613 found (sorted by file, line and
 // column), never a partial result. reserved maps identifiers the target
 // package already declares to the file declaring them.
-func load(descs []Descriptor, reserved map[string]string, workers int) ([]*genTool, error) {
+func load(descs []Descriptor, cfg Config, workers int) ([]*genTool, error) {
 	descs = slices.Clone(descs)
 	slices.SortStableFunc(descs, func(a, b Descriptor) int { return cmp.Compare(a.Path, b.Path) })
 	var (
@@ -64,7 +64,7 @@ func load(descs []Descriptor, reserved map[string]string, workers int) ([]*genTo
 		tools = append(tools, t)
 	}
 	slices.SortFunc(tools, func(a, b *genTool) int { return cmp.Compare(a.spec.Name, b.spec.Name) })
-	errs = append(errs, claimIdents(tools, reserved)...)
+	errs = append(errs, claimIdents(tools, cfg.Reserved)...)
 	if len(errs) > 0 {
 		sortErrors(errs)
 		return nil, errors.Join(errs...)
@@ -74,13 +74,9 @@ func load(descs []Descriptor, reserved map[string]string, workers int) ([]*genTo
 
 // loadOne decodes, validates and names one descriptor.
 func loadOne(d Descriptor) (*genTool, error) {
-	spec, pos, err := tool.DecodeSpec(d.Path, d.Data)
+	spec, tmpl, pos, err := validate.Descriptor(d.Path, d.Data)
 	if err != nil {
-		return nil, pos.Locate(err)
-	}
-	tmpl, err := validate.Spec(&spec)
-	if err != nil {
-		return nil, pos.Locate(err)
+		return nil, err // every problem of the file, decoder's and validator's
 	}
 	t := &genTool{
 		path:   d.Path,
@@ -113,7 +109,7 @@ func loadOne(d Descriptor) (*genTool, error) {
 func claimIdents(tools []*genTool, reserved map[string]string) []error {
 	type claim struct{ ident, owner string }
 	owner := map[string]claim{}
-	for _, pkg := range []string{toolsFunc, digestsFunc, baseHelper, examplesTest} {
+	for _, pkg := range []string{toolsFunc, digestsFunc, examplesTest} {
 		owner[foldKey(pkg)] = claim{pkg, "the package-level " + pkg + " every generated file declares"}
 	}
 	var errs []error

@@ -77,7 +77,6 @@ func (id idents) list() [][2]string {
 const (
 	toolsFunc     = "Tools"
 	digestsFunc   = "Digests"
-	baseHelper    = "newToolgenBase"
 	examplesTest  = "TestToolgenExamples"
 	defaultPkg    = "tools"
 	newPkgSuffix  = "pkg"

@@ -100,11 +100,12 @@ func TestReserved(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 
-	out, err := Generate(Config{Package: "p", Reserved: map[string]string{"json": "a.go", "toolgenjson": "b.go", "tool": "c.go"}}, desc)
+	out, err := Generate(Config{Package: "p", Reserved: map[string]string{"base": "a.go", "toolgenbase": "b.go", "tool": "c.go"}}, desc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, imp := range []string{`toolgenjson2 "encoding/json"`, `toolgentool "github.com/nanogpt/toolgen/runtime/tool"`, `toolgenjson2.Marshal(args)`, `var _ toolgentool.SpecTool`} {
+	for _, imp := range []string{`toolgenbase2 "github.com/nanogpt/toolgen/runtime/base"`, `toolgentool "github.com/nanogpt/toolgen/runtime/tool"`,
+		`= toolgenbase2.Typed[SearchTextArgs]`, `func SearchTextSpec() toolgentool.Spec`} {
 		if !strings.Contains(string(out.Code), imp) {
 			t.Errorf("generated code lacks %s", imp)
 		}

@@ -17,11 +17,12 @@ var checkCmd = &command{
 		"Each DIR is checked as the tools directory it would be when served: every *.tool.json in it\n" +
 		"(not in subdirectories), name conflicts between its files and with the built-in tools\n" +
 		"included, and each descriptor's examples. A FILE is checked the same way, alone with the\n" +
-		"other FILEs of its directory; with no argument, ./tools is checked. Every problem is\n" +
-		"printed to stderr as " +
-		"FILE:LINE:COL: error 613: message (FILE: error 613: message where there is no position);\n" +
-		"a clean check prints nothing. Exit 0 when all are valid, 3 otherwise.",
-	usage: "[--workspace DIR] [DIR|FILE...] (default ./tools)",
+		"other FILEs of its directory; with no argument, ./tools is checked. Every problem of every file is\n" +
+		"printed to stderr as FILE:LINE:COL: error 613: message (FILE: error 613: message where there is\n" +
+		"no position), paths relative to the current directory; --error-format json or github prints\n" +
+		"them for machines or as GitHub Actions annotations. A clean check prints nothing. Exit 0 when\n" +
+		"all are valid, 3 otherwise.",
+	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
 
@@ -35,6 +36,8 @@ type checkTarget struct {
 func runCheck(c *command, env *cmdEnv, args []string) int {
 	fs := c.newFlagSet(env)
 	workspace := fs.String("workspace", ".", "directory that path examples are judged against")
+	format := formatText
+	fs.Var(&format, "error-format", errorFormatUsage)
 	pos, code, done := c.parse(env, fs, args)
 	if done {
 		return code
@@ -42,31 +45,49 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	if len(pos) == 0 {
 		pos = []string{defaultToolsDir}
 	}
+	printer := newProblemPrinter(format)
 	targets, err := checkTargets(pos)
 	if err != nil {
 		return c.usageErr(env, "%v", err)
 	}
 	invalid := false
 	for _, t := range targets {
-		opts := []loader.Option{loader.WithoutCreate()}
-		if t.files != nil {
-			opts = append(opts, loader.WithFiles(t.files...))
-		}
-		// check runs nothing: it judges the descriptors wherever they lie, so
-		// the rule that a tools directory inside the workspace is not loaded
-		// (preset.WithToolsInWorkspace) does not apply to it.
-		p, err := preset.New(preset.WithWorkspace(*workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
+		problems, err := checkDir(*workspace, t)
 		if err != nil {
+			if tool.CodeOf(err) == tool.CodeSpec && format != formatText {
+				printer.print(env.stderr, []error{err})
+				return exitSpec
+			}
 			fmt.Fprintf(env.stderr, "toolgen check: %v\n", err)
 			return exitFor(err)
 		}
-		printProblems(env.stderr, p.Problems)
-		invalid = invalid || len(p.Problems) > 0
+		printer.print(env.stderr, problems)
+		invalid = invalid || len(problems) > 0
 	}
 	if invalid {
 		return exitSpec
 	}
 	return exitOK
+}
+
+// checkDir checks the descriptors of t as the tools directory they would be
+// when served, with examples judged against workspace, and returns the 613s
+// of single files (nil: all valid). An error means nothing could be
+// checked (a bad workspace). It is toolgen check, and generate runs it too,
+// so that generate refuses exactly what check refuses.
+func checkDir(workspace string, t checkTarget) ([]error, error) {
+	opts := []loader.Option{loader.WithoutCreate()}
+	if t.files != nil {
+		opts = append(opts, loader.WithFiles(t.files...))
+	}
+	// check runs nothing: it judges the descriptors wherever they lie, so
+	// the rule that a tools directory inside the workspace is not loaded
+	// (preset.WithToolsInWorkspace) does not apply to it.
+	p, err := preset.New(preset.WithWorkspace(workspace), preset.WithToolsInWorkspace(), preset.WithToolsDir(t.dir, opts...))
+	if err != nil {
+		return nil, err
+	}
+	return p.Problems, nil
 }
 
 // checkTargets groups the arguments by directory, in the order given: a

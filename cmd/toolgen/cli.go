@@ -39,7 +39,7 @@ type cmdEnv struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() []*command {
 	return []*command{
-		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, versionCmd,
+		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, versionCmd, auditCmd,
 	}
 }
 

@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/google/renameio/v2"
+	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/gen"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -16,14 +23,17 @@ import (
 var generateCmd = &command{
 	name:    "generate",
 	summary: "Compile the *.tool.json descriptors of a directory into typed Go tools (tools_gen.go).",
-	usage:   "[-dir D] [-out F] [-pkg P] [-check]",
+	usage:   "[--tools DIR] [-out F] [-pkg P] [-check] [--error-format text|json|github]",
 	run:     runGenerate,
 }
 
 // generateHelp follows the usage line and flags of "toolgen generate -h".
 const generateHelp = `
-Every descriptor is validated as at runtime; any problem is printed as
-FILE:LINE:COL: error 613: ... and nothing is written (exit 3). Files are
+Every descriptor is validated as at runtime and by everything toolgen check
+runs (file trust, examples, names of built-in tools, where binaries
+resolve): generate refuses what check refuses. Every problem of every file is printed, as
+FILE:LINE:COL: error 613: ... (paths relative to the current directory; under
+go generate, to the module root), and nothing is written (exit 3). Files are
 written atomically and only when their content changes. F_test.go (the
 descriptors' examples as a test) is written when a descriptor has examples,
 and removed when none has. toolgen overwrites or removes only files that
@@ -44,26 +54,39 @@ and run go generate ./...
 type genFlags struct {
 	dir, out, pkg string
 	check         bool
+	format        errorFormat
 }
 
+// hiddenFlags are flag names that work but stay out of the help: -dir is
+// the older spelling of --tools.
+var hiddenFlags = map[string]bool{"dir": true}
+
 func runGenerate(c *command, env *cmdEnv, args []string) int {
-	var f genFlags
+	f := genFlags{format: formatText}
 	fs := c.newFlagSet(env)
-	fs.StringVar(&f.dir, "dir", ".", "directory of the *.tool.json descriptors (under go generate, . is the package's directory)")
-	fs.StringVar(&f.out, "out", "", "generated file, relative to the current directory; its directory is the target package (default D/tools_gen.go)")
+	fs.StringVar(&f.dir, "tools", ".", "directory of the *.tool.json descriptors (under go generate, . is the package's directory)")
+	fs.StringVar(&f.dir, "dir", ".", "the older spelling of --tools")
+	fs.StringVar(&f.out, "out", "", "generated file, relative to the current directory; its directory is the target package (default DIR/tools_gen.go)")
 	fs.StringVar(&f.pkg, "pkg", "", "package name (default: the package already in F's directory, else one derived from the directory's name)")
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a unified diff and exit 3 when F is stale or missing")
-	usage := fs.Usage
+	fs.Var(&f.format, "error-format", errorFormatUsage)
 	fs.Usage = func() {
-		usage()
-		fmt.Fprint(fs.Output(), generateHelp)
+		out := fs.Output()
+		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		printFlags(out, fs)
+		fmt.Fprint(out, generateHelp)
 	}
 	pos, code, done := c.parse(env, fs, args)
 	if done {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q (the descriptor directory is given with -dir)", pos[0])
+		return c.usageErr(env, "unexpected argument %q (the descriptor directory is given with --tools)", pos[0])
+	}
+	if st, err := os.Stat(f.dir); err != nil {
+		return c.usageErr(env, "%s: no such file or directory", f.dir)
+	} else if !st.IsDir() {
+		return c.usageErr(env, "--tools %s: not a directory", f.dir)
 	}
 	if f.out == "" {
 		f.out = filepath.Join(f.dir, "tools_gen.go")
@@ -73,13 +96,13 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	}
 	files, n, err := generateFiles(&f)
 	if err != nil {
-		return reportGenerate(env, err)
+		return reportGenerate(env, f.format, err)
 	}
 	if n == 0 {
 		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools\n", tool.DescriptorExt, f.dir)
 	}
 	if f.check {
-		return checkFiles(env, files)
+		return checkFiles(env, f.format, files)
 	}
 	for _, o := range files {
 		if err := o.apply(); err != nil {
@@ -111,8 +134,15 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := gen.Generate(gen.Config{Package: target.Name, Source: target.Source(f.dir), Reserved: target.Reserved}, descs)
+	// What toolgen check reports (file trust, examples, names of built-ins,
+	// where binaries resolve, ...), then what only generation can find
+	// (Go identifiers that clash): every problem at once, each once.
+	checked, err := checkDir(".", checkTarget{dir: f.dir})
 	if err != nil {
+		return nil, 0, err
+	}
+	out, err := gen.Generate(gen.Config{Package: target.Name, Source: target.Source(f.dir), Reserved: target.Reserved}, descs)
+	if err := mergeProblems(checked, err); err != nil {
 		return nil, 0, err
 	}
 	files = []*outFile{
@@ -146,12 +176,59 @@ func (o *outFile) readOld() error {
 	return fmt.Errorf("%s exists and was not generated by toolgen (its first line is not %q); refusing to overwrite it", o.path, gen.Header)
 }
 
+// mergeProblems joins check's problems and generate's error: each problem
+// once (check and the generator share the decoder and validator, so most
+// are found by both, word for word), sorted by file, line and column. A
+// generator error that is no 613 (a toolgen bug, a package that declares
+// Tools) is kept as it is. nil when there is nothing.
+func mergeProblems(checked []error, genErr error) error {
+	var all []error
+	seen := map[string]bool{}
+	for _, e := range append(tool.Flatten(errors.Join(checked...)), tool.Flatten(genErr)...) {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			all = append(all, e)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b error) int {
+		fa, la, ca := place(a)
+		fb, lb, cb := place(b)
+		return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
+	})
+	return errors.Join(all...)
+}
+
+// place is the file, line and column of a 613 (zero for other errors).
+func place(err error) (string, int, int) {
+	var te *tool.Error
+	if errors.As(err, &te) {
+		return te.File, te.Line, te.Col
+	}
+	return "", 0, 0
+}
+
+// printFlags prints fs's flags as PrintDefaults does, but those in
+// hiddenFlags.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !hiddenFlags[f.Name] {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	shown.SetOutput(w)
+	shown.PrintDefaults()
+}
+
 // reportGenerate prints err and returns the exit code: 3 for 613s (each on
-// its own line), 1 otherwise.
-func reportGenerate(env *cmdEnv, err error) int {
+// its own line, in format), 1 otherwise.
+func reportGenerate(env *cmdEnv, format errorFormat, err error) int {
 	if tool.CodeOf(err) == tool.CodeSpec {
-		printProblems(env.stderr, []error{err})
-		fmt.Fprintf(env.stderr, "toolgen generate: invalid descriptors; nothing was written\n")
+		newProblemPrinter(format).print(env.stderr, []error{err})
+		if format == formatText {
+			fmt.Fprintf(env.stderr, "toolgen generate: invalid descriptors; nothing was written\n")
+		}
 		return exitSpec
 	}
 	fmt.Fprintf(env.stderr, "toolgen generate: %v\n", err)
@@ -159,7 +236,9 @@ func reportGenerate(env *cmdEnv, err error) int {
 }
 
 // checkFiles prints a diff for each stale file and returns 3 if any was.
-func checkFiles(env *cmdEnv, files []*outFile) int {
+// The closing message goes to stderr in format: with json or github, one
+// problem naming the stale file, so CI annotates it.
+func checkFiles(env *cmdEnv, format errorFormat, files []*outFile) int {
 	stale := false
 	for _, o := range files {
 		oldName, newName := diffNames(o.path)
@@ -169,13 +248,18 @@ func checkFiles(env *cmdEnv, files []*outFile) int {
 		if o.new == nil {
 			newName = "/dev/null"
 		}
-		if d := gen.Diff(oldName, o.old, newName, o.new); d != nil {
+		if d := diff.Diff(oldName, o.old, newName, o.new); d != nil {
 			env.stdout.Write(d)
 			stale = true
 		}
 	}
 	if stale {
-		fmt.Fprintf(env.stderr, "toolgen generate -check: %s is not up to date with its descriptors; run go generate (or toolgen generate)\n", files[0].path)
+		msg := fmt.Sprintf("%s is not up to date with its descriptors; run go generate (or toolgen generate)", files[0].path)
+		if format == formatText {
+			fmt.Fprintf(env.stderr, "toolgen generate -check: %s\n", msg)
+		} else {
+			newProblemPrinter(format).print(env.stderr, []error{&staleError{file: files[0].path, msg: msg}})
+		}
 		return exitSpec
 	}
 	return exitOK
@@ -201,30 +285,13 @@ func (o *outFile) apply() error {
 	case o.new == nil:
 		return os.Remove(o.path)
 	}
-	return writeAtomic(o.path, o.new)
+	// renameio: a temporary file beside o.path, synced, renamed over it;
+	// an existing file keeps its mode, a new one gets 0644 less the umask.
+	return renameio.WriteFile(o.path, o.new, 0o644, renameio.WithExistingPermissions())
 }
 
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path, so a reader sees the old file or the new one, never a part.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// staleError is generate -check's finding that the generated file is not
+// what the descriptors give: no 613 of a descriptor, but exit 3 all the same.
+type staleError struct{ file, msg string }
+
+func (e *staleError) Error() string { return e.msg }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // genModule writes a module with n descriptors in dir/tools and returns the
@@ -52,45 +55,38 @@ func runToolgen(args ...string) (code int, stdout, stderr string) {
 func TestGenerateWritesOnlyOnChange(t *testing.T) {
 	dir := genModule(t, 3)
 	out := filepath.Join(dir, "tools_gen.go")
-	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
-		t.Fatalf("generate: %d %s", code, stderr)
+	generate := func() {
+		t.Helper()
+		code, _, stderr := runToolgen("generate", "--tools", dir)
+		require.Equal(t, 0, code, stderr)
 	}
+	generate()
 	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(out, old, old); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.Stat(out)
-	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
-		t.Fatalf("generate: %d %s", code, stderr)
-	}
-	after, _ := os.Stat(out)
-	if !after.ModTime().Equal(before.ModTime()) {
-		t.Errorf("an unchanged file was rewritten")
-	}
+	require.NoError(t, os.Chtimes(out, old, old))
+	before, err := os.Stat(out)
+	require.NoError(t, err)
+	generate()
+	after, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.True(t, after.ModTime().Equal(before.ModTime()), "an unchanged file was rewritten")
 
 	desc := filepath.Join(dir, "tool-0001.tool.json")
-	data, _ := os.ReadFile(desc)
-	if err := os.WriteFile(desc, bytes.Replace(data, []byte("number 1:"), []byte("number one:"), 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
-		t.Fatalf("generate: %d %s", code, stderr)
-	}
-	changed, _ := os.Stat(out)
-	if os.SameFile(before, changed) {
-		t.Errorf("a changed file was written in place, not replaced")
-	}
-	if changed.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", changed.Mode().Perm())
-	}
-	if src, _ := os.ReadFile(out); !strings.Contains(string(src), "Synthetic tool number one:") {
-		t.Errorf("the change is not in the file")
-	}
-	entries, _ := os.ReadDir(dir)
+	data, err := os.ReadFile(desc)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(desc, bytes.Replace(data, []byte("number 1:"), []byte("number one:"), 1), 0o644))
+	generate()
+	changed, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.False(t, os.SameFile(before, changed), "a changed file was written in place, not replaced")
+	assert.Equal(t, os.FileMode(0o644), changed.Mode().Perm(), "the file keeps its mode")
+	src, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "Synthetic tool number one:")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp") {
-			t.Errorf("temporary file left: %s", e.Name())
-		}
+		assert.NotContains(t, e.Name(), ".tmp", "temporary file left")
+		assert.False(t, strings.HasPrefix(e.Name(), ".tools_gen"), "temporary file left: %s", e.Name())
 	}
 }
 
@@ -103,6 +99,25 @@ func BenchmarkGenerateCommand1000(b *testing.B) {
 		os.Remove(out) // every run writes the file
 		if code, _, stderr := runToolgen("generate", "-dir", dir); code != 0 {
 			b.Fatalf("generate: %d %s", code, stderr)
+		}
+	}
+}
+
+// TestGitHubAnnotation pins the workflow-command escapes: % CR LF in the
+// message, and also : and , in properties.
+func TestGitHubAnnotation(t *testing.T) {
+	for _, c := range []struct {
+		p    problem
+		want string
+	}{
+		{problem{File: "tools/a,b:c.tool.json", Line: 3, Column: 7, Code: 613, Message: "100% sure\r\nnext: line, more"},
+			"::error file=tools/a%2Cb%3Ac.tool.json,line=3,col=7,title=toolgen error 613::100%25 sure%0D%0Anext: line, more"},
+		{problem{File: "tools/empty.tool.json", Code: 613, Message: "file is empty"},
+			"::error file=tools/empty.tool.json,title=toolgen error 613::file is empty"},
+		{problem{Message: "no such file"}, "::error title=toolgen::no such file"},
+	} {
+		if got := githubAnnotation(c.p); got != c.want {
+			t.Errorf("githubAnnotation(%+v)\n got %s\nwant %s", c.p, got, c.want)
 		}
 	}
 }

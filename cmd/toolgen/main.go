@@ -17,21 +17,7 @@
 //	//go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate
 package main
 
-import (
-	"os"
-
-	"github.com/nanogpt/toolgen/runtime/sandbox"
-)
-
-// init makes toolgen its own confinement trampoline before anything else
-// runs: when this process was started as the trampoline (toolgen re-executing
-// itself to run one command confined, see package sandbox), sandbox.Init
-// confines it and replaces it with the command, and never returns. It is in
-// an init function rather than at the top of main so that the test binary,
-// whose main is the test runner, is a trampoline too.
-func init() {
-	sandbox.Init()
-}
+import "os"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

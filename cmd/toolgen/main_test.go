@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -47,6 +48,10 @@ func TestScript(t *testing.T) {
 			e.Setenv("REPO", repo+"/../..")
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
+			// Under -race every toolgen the scripts run would sleep a second
+			// on exit (the race runtime's atexit_sleep_ms default), most of
+			// this package's time under go test -race.
+			e.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
 		},
 	})

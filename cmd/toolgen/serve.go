@@ -3,14 +3,20 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/mcp"
 	"github.com/nanogpt/toolgen/runtime/preset"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -18,9 +24,10 @@ import (
 
 var serveCmd = &command{
 	name:    "serve",
-	summary: "Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr).",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] [--confine MODE] [--watch]",
-	run:     runServe,
+	summary: "Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr), or over Streamable HTTP with --http.",
+	usage: "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] [--confine MODE] [--watch] " +
+		"[--http ADDR [--token-file FILE] [--stateless]] [--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE]]",
+	run: runServe,
 }
 
 // serveHelp follows the flags in "toolgen serve -h".
@@ -29,20 +36,56 @@ The server runs until its input ends (the client closes it) or it gets
 SIGINT/SIGTERM; running commands are then killed with their process groups.
 A client config (e.g. Claude Desktop's mcpServers) runs it as:
   {"command": "toolgen", "args": ["serve", "--tools", "/abs/path/tools", "--workspace", "/abs/path", "--watch"]}
+
+With --http ADDR it serves MCP Streamable HTTP at http://ADDR/mcp instead.
+The bearer token comes from --token-file FILE or the environment variable
+TOOLGEN_TOKEN (never from a flag, which ps would show). Without a token the
+server listens on a loopback address only; a non-loopback ADDR without a
+token is a usage error. On SIGTERM it stops taking calls (503), lets the
+running ones finish for --shutdown-timeout, then kills them and exits.
+
+With --audit FILE (or - for stderr) every call is appended to FILE as one
+JSON line before its result is returned; if the line cannot be written the
+call is refused. Summarise a log with "toolgen audit FILE".
 `
 
-// serveGCPercent is the GC target of toolgen serve unless GOGC is set. The
-// server's live heap is a few MiB, but the MCP SDK's JSON decoder allocates
-// a 32 KiB buffer for each value it decodes, several per call: at the
-// default target of 100 the collector runs every few dozen calls and costs
-// more CPU than the protocol itself. 400 trades a few MiB for it.
-const serveGCPercent = 400
+// tokenEnv is the environment variable holding the HTTP bearer token.
+const tokenEnv = "TOOLGEN_TOKEN"
+
+// serveFlags are serve's own flags, beside the shared toolFlags.
+type serveFlags struct {
+	httpAddr        string
+	tokenFile       string
+	stateless       bool
+	maxSessions     int
+	sessionTimeout  time.Duration
+	shutdownTimeout time.Duration
+	allowOrigins    string
+	auditFile       string
+	auditRedact     string
+	auditMaxSize    byteSize
+	auditKeep       int
+	maxCalls        int
+}
 
 func runServe(c *command, env *cmdEnv, args []string) int {
 	var f toolFlags
+	var sf serveFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
 	fs.BoolVar(&f.watch, "watch", false, "reload the descriptors when files in the tools directory change, and tell the client (tools/list_changed)")
+	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port) instead of stdio")
+	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: loopback only)")
+	fs.BoolVar(&sf.stateless, "stateless", false, "HTTP: no server-side sessions, so replicas behind any load balancer serve one fleet (no list_changed)")
+	fs.IntVar(&sf.maxCalls, "max-calls", mcp.DefaultMaxConcurrentCalls, "calls that may run at once (all sessions together); more wait for a free slot")
+	fs.IntVar(&sf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP: sessions open at once; more get 503")
+	fs.DurationVar(&sf.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "HTTP: close a session idle for this long")
+	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long running calls may finish before they are killed")
+	fs.StringVar(&sf.allowOrigins, "allow-origin", "", "HTTP: comma-separated browser origins (scheme://host:port) allowed besides the server's own")
+	fs.StringVar(&sf.auditFile, "audit", "", "append one JSON line per call to `FILE` (- for stderr) before returning its result; a call that cannot be recorded is refused")
+	fs.StringVar(&sf.auditRedact, "audit-redact", "", "comma-separated `SLOT`s whose values the audit log replaces with \"[redacted]\"")
+	fs.Var(&sf.auditMaxSize, "audit-max-size", "rotate the audit file before it grows past `SIZE` (bytes, or with K, M, G; 0: never)")
+	fs.IntVar(&sf.auditKeep, "audit-keep", audit.DefaultKeep, "rotated audit files kept (FILE.1 ... FILE.N)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), serveHelp) }
 	pos, code, done := c.parse(env, fs, args)
@@ -50,7 +93,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q (serve speaks MCP on stdin/stdout)", pos[0])
+		return c.usageErr(env, "unexpected argument %q (serve speaks MCP on stdin/stdout, or over HTTP with --http)", pos[0])
 	}
 	if err := f.checkTimeout(); err != nil {
 		return c.usageErr(env, "%v", err)
@@ -58,15 +101,62 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if f.watch && f.toolsDir() == "" {
 		return c.usageErr(env, "--watch needs a descriptor directory: --tools DIR, or ./tools")
 	}
+	if sf.httpAddr == "" {
+		for _, name := range []string{"token-file", "stateless", "allow-origin", "max-sessions", "session-timeout"} {
+			if flagSet(fs, name) {
+				return c.usageErr(env, "--%s needs --http ADDR", name)
+			}
+		}
+	}
+	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
+		return c.usageErr(env, "--max-calls, --max-sessions and --audit-keep want a positive number")
+	}
+	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize > 0) {
+		return c.usageErr(env, "--audit-redact and --audit-max-size need --audit FILE")
+	}
+	if sf.auditFile == "-" && sf.auditMaxSize > 0 {
+		return c.usageErr(env, "--audit-max-size needs a file, not - (stderr)")
+	}
+	var token string
+	if sf.httpAddr != "" {
+		var err error
+		if token, err = readToken(sf.tokenFile); err != nil {
+			return c.usageErr(env, "%v", err)
+		}
+		if err := checkListenAddr(sf.httpAddr, token != ""); err != nil {
+			return c.usageErr(env, "%v", err)
+		}
+		if f.watch && sf.stateless {
+			fmt.Fprintf(env.stderr, "toolgen serve: --stateless: clients are not told when tools change (no server-to-client stream); they see the new set on their next tools/list\n")
+		}
+	}
+
 	p, code := assemble(env, &f)
 	if p == nil {
 		return code
 	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(serveGCPercent)
-	}
+	// The Go collector's default target (GOGC=100) is kept: the SDK
+	// allocates ~64 KiB of garbage per call (its JSON decoder's buffers), so
+	// a higher target trades little CPU for RSS (33 MiB instead of 16 MiB
+	// after 1,000 calls at GOGC=400; runtime/mcp/internal/mcpbench).
 	logger := slog.New(slog.NewTextHandler(env.stderr, nil)).With("cmd", "toolgen serve")
-	srv, err := mcp.New(p.Registry, mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()))
+	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()),
+		mcp.WithMaxConcurrentCalls(sf.maxCalls)}
+	if sf.auditFile != "" {
+		log, err := openAudit(env, sf, f.workspace)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
+			return exitFailure
+		}
+		defer func() {
+			if err := log.Close(); err != nil && sf.auditFile != "-" {
+				fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
+			}
+		}()
+		a := audit.New(log, audit.WithConfinement(f.confine.String()), audit.WithRedact(strings.Split(sf.auditRedact, ",")...))
+		opts = append(opts, mcp.WithToolWrapper(a.Wrap))
+	}
+	srv, err := mcp.New(p.Registry, opts...)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
@@ -86,11 +176,190 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		defer watchDescriptors(ctx, p, srv, logger, f.toolsDir())()
 	}
 
+	if sf.httpAddr != "" {
+		return serveHTTP(ctx, env, srv, sf, token)
+	}
 	if err := srv.Serve(ctx, os.Stdin, env.stdout); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// readToken returns the bearer token from file, or from $TOOLGEN_TOKEN when
+// file is "", or "" when neither gives one.
+func readToken(file string) (string, error) {
+	if file == "" {
+		token := strings.TrimSpace(os.Getenv(tokenEnv))
+		// Commands never see the server's environment (the kernel builds
+		// theirs), but nothing else in this process needs it either.
+		os.Unsetenv(tokenEnv)
+		if token != "" && len(token) < 16 {
+			return "", fmt.Errorf("%s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", tokenEnv, len(token))
+		}
+		return token, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %v", err)
+	}
+	token := strings.TrimSpace(string(data))
+	switch {
+	case token == "":
+		return "", fmt.Errorf("--token-file %s is empty", file)
+	case strings.ContainsAny(token, " \t\r\n"):
+		return "", fmt.Errorf("--token-file %s: the token must be one line without spaces", file)
+	case len(token) < 16:
+		return "", fmt.Errorf("--token-file %s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", file, len(token))
+	}
+	return token, nil
+}
+
+// checkListenAddr refuses an address that is not host:port, and a
+// non-loopback one when there is no token.
+func checkListenAddr(addr string, haveToken bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %s: want host:port, such as 127.0.0.1:8080 (%v)", addr, err)
+	}
+	if haveToken || isLoopbackHost(host) {
+		return nil
+	}
+	return fmt.Errorf("--http %s: without a token the server listens on a loopback address only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT); "+
+		"give --token-file FILE or set %s to serve other hosts", addr, tokenEnv)
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveHTTP serves srv at /mcp until ctx ends (SIGTERM), then shuts down
+// gracefully: no new calls, running calls get sf.shutdownTimeout, then are
+// killed; sessions and connections are closed.
+func serveHTTP(ctx context.Context, env *cmdEnv, srv *mcp.Server, sf serveFlags, token string) int {
+	ln, err := net.Listen("tcp", sf.httpAddr)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
+		return exitFailure
+	}
+	var origins []string
+	for _, o := range strings.Split(sf.allowOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler(mcp.HTTPOptions{Token: token, Stateless: sf.stateless, MaxSessions: sf.maxSessions,
+		SessionTimeout: sf.sessionTimeout, AllowedOrigins: origins}))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10, ErrorLog: nil}
+	mode := "with sessions"
+	if sf.stateless {
+		mode = "stateless"
+	}
+	auth := "bearer token required"
+	if token == "" {
+		auth = "no token: loopback only"
+	}
+	fmt.Fprintf(env.stderr, "toolgen serve: listening on http://%s/mcp (%s; %s)\n", ln.Addr(), auth, mode)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
+		return exitFailure
+	case <-ctx.Done():
+	}
+	fmt.Fprintf(env.stderr, "toolgen serve: shutting down: no new calls; running calls have %v\n", sf.shutdownTimeout)
+	dctx, cancel := context.WithTimeout(context.Background(), sf.shutdownTimeout)
+	defer cancel()
+	if err := srv.Drain(dctx); err != nil {
+		fmt.Fprintf(env.stderr, "toolgen serve: calls still running after %v were killed\n", sf.shutdownTimeout)
+	}
+	srv.CloseSessions()
+	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer scancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	<-served
+	return exitOK
+}
+
+// openAudit opens the audit log sf asks for.
+func openAudit(env *cmdEnv, sf serveFlags, workspace string) (*audit.Log, error) {
+	if sf.auditFile == "-" {
+		return audit.NewWriter(env.stderr), nil
+	}
+	if inside(sf.auditFile, workspace) {
+		fmt.Fprintf(env.stderr, "toolgen serve: warning: the audit log %s is inside the workspace, where the tools (and the agent) may be able to write\n", sf.auditFile)
+	}
+	return audit.Open(sf.auditFile, audit.Options{MaxSize: int64(sf.auditMaxSize), Keep: sf.auditKeep})
+}
+
+// inside reports whether path lies in dir (both made absolute, symlinks of
+// dir resolved).
+func inside(path, dir string) bool {
+	ap, err1 := filepath.Abs(path)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(ad); err == nil {
+		ad = r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(ap)); err == nil {
+		ap = filepath.Join(r, filepath.Base(ap))
+	}
+	rel, err := filepath.Rel(ad, ap)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// byteSize is a flag value: bytes, or a number with K, M or G (powers of
+// 1024).
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	mult := int64(1)
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(t, "B")
+	if t == "" {
+		return errors.New("want a size such as 100M")
+	}
+	switch t[len(t)-1] {
+	case 'K':
+		mult, t = 1<<10, t[:len(t)-1]
+	case 'M':
+		mult, t = 1<<20, t[:len(t)-1]
+	case 'G':
+		mult, t = 1<<30, t[:len(t)-1]
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return errors.New("want a size such as 100M")
+	}
+	if n*mult > 0 && n*mult < 4096 {
+		return errors.New("want at least 4K, or 0 for no rotation")
+	}
+	*b = byteSize(n * mult)
+	return nil
 }
 
 // watchDescriptors reloads the descriptor tools while ctx lasts: each reload

@@ -44,11 +44,14 @@ func run(ctx context.Context, w io.Writer, workspace string) error {
 	if err != nil {
 		return err
 	}
-	out, err := list.Run(ctx, tools.FileListArgs{Depth: new(int64(1))})
+	res, err := list.Run(ctx, tools.FileListArgs{Depth: new(int64(1))})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "file_list {depth: 1}:\n%s\n", out)
+	if res.ExitCode != 0 {
+		return fmt.Errorf("file_list: exit %d: %s", res.ExitCode, res.Output)
+	}
+	fmt.Fprintf(w, "file_list {depth: 1}:\n%s\n", res.Text())
 
 	// As the model calls it: the same tools in a registry, by name, with
 	// JSON arguments. A rejected value is a 614 the model can act on.

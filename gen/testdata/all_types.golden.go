@@ -4,14 +4,17 @@
 package alltypes
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // AllTypes is the tool all_types, generated from all_types.tool.json:
@@ -23,13 +26,10 @@ import (
 //
 // It declares that it writes inside the workspace. It declares that it needs
 // network access. Its slots are the fields of AllTypesArgs, with their rules.
-// [AllTypes.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type AllTypes struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*AllTypes)(nil)
+// Run takes the arguments typed and returns a kernel.Result (exit code,
+// output, truncation, timeout); Call takes the model's JSON and returns the
+// model's text; both go through the same checks (see base.Typed).
+type AllTypes = base.Typed[AllTypesArgs]
 
 // AllTypesDigest is tool.Digest of all_types's Spec (see Digests).
 const AllTypesDigest = "sha256:0aa69a173381d95ca7e34711e12c54ce9cbe5bb46f91fee7ebbf7442bfdb8bae"
@@ -132,51 +132,17 @@ type AllTypesArgs struct {
 }
 
 // NewAllTypes returns all_types running on k, after checking its Spec against
-// AllTypesDigest and validating it again (613 on failure).
-func NewAllTypes(k *kernel.Kernel) (*AllTypes, error) {
-	b, err := newToolgenBase(AllTypesSpec(), AllTypesDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &AllTypes{b}, nil
-}
-
-// Run calls all_types with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *AllTypes) Run(ctx context.Context, args AllTypesArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns AllTypesDigest.
-func (*AllTypes) Digest() string {
-	return AllTypesDigest
+// AllTypesDigest and validating it again (613 on failure; opts may set the
+// deny list).
+func NewAllTypes(k *kernel.Kernel, opts ...base.Option) (*AllTypes, error) {
+	return base.NewGenerated[AllTypesArgs](AllTypesSpec(), AllTypesDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
-	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewAllTypes(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
+	return base.Build(k, base.Erase(NewAllTypes))
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -187,17 +153,4 @@ func Digests() map[string]string {
 	return map[string]string{
 		"all_types": AllTypesDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

@@ -4,14 +4,17 @@
 package multi
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // LineCount is the tool line_count, generated from a.tool.json:
@@ -21,13 +24,11 @@ import (
 //
 //	wc -l {path}
 //
-// Its slots are the fields of LineCountArgs, with their rules. [LineCount.Run]
-// takes them typed, Call the model's JSON, through the same checks.
-type LineCount struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*LineCount)(nil)
+// Its slots are the fields of LineCountArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type LineCount = base.Typed[LineCountArgs]
 
 // LineCountDigest is tool.Digest of line_count's Spec (see Digests).
 const LineCountDigest = "sha256:1cf7e14fe967ab5d10c1ccf2d6645607f9f4da87f27929402210ed15c501798e"
@@ -64,29 +65,10 @@ type LineCountArgs struct {
 }
 
 // NewLineCount returns line_count running on k, after checking its Spec
-// against LineCountDigest and validating it again (613 on failure).
-func NewLineCount(k *kernel.Kernel) (*LineCount, error) {
-	b, err := newToolgenBase(LineCountSpec(), LineCountDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &LineCount{b}, nil
-}
-
-// Run calls line_count with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *LineCount) Run(ctx context.Context, args LineCountArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns LineCountDigest.
-func (*LineCount) Digest() string {
-	return LineCountDigest
+// against LineCountDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewLineCount(k *kernel.Kernel, opts ...base.Option) (*LineCount, error) {
+	return base.NewGenerated[LineCountArgs](LineCountSpec(), LineCountDigest, k, opts...)
 }
 
 // WordCount is the tool word_count, generated from b.tool.json:
@@ -96,13 +78,11 @@ func (*LineCount) Digest() string {
 //
 //	wc -w {path}
 //
-// Its slots are the fields of WordCountArgs, with their rules. [WordCount.Run]
-// takes them typed, Call the model's JSON, through the same checks.
-type WordCount struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*WordCount)(nil)
+// Its slots are the fields of WordCountArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type WordCount = base.Typed[WordCountArgs]
 
 // WordCountDigest is tool.Digest of word_count's Spec (see Digests).
 const WordCountDigest = "sha256:1f5bec6983288c3179e8b1469b89c3197d1a2d25dcaed9e6e627df93a822d452"
@@ -139,52 +119,21 @@ type WordCountArgs struct {
 }
 
 // NewWordCount returns word_count running on k, after checking its Spec
-// against WordCountDigest and validating it again (613 on failure).
-func NewWordCount(k *kernel.Kernel) (*WordCount, error) {
-	b, err := newToolgenBase(WordCountSpec(), WordCountDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &WordCount{b}, nil
-}
-
-// Run calls word_count with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *WordCount) Run(ctx context.Context, args WordCountArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns WordCountDigest.
-func (*WordCount) Digest() string {
-	return WordCountDigest
+// against WordCountDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewWordCount(k *kernel.Kernel, opts ...base.Option) (*WordCount, error) {
+	return base.NewGenerated[WordCountArgs](WordCountSpec(), WordCountDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
+	return base.Build(
+		k,
+		base.Erase(NewLineCount),
+		base.Erase(NewWordCount),
 	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewLineCount(k))
-	add(NewWordCount(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -196,17 +145,4 @@ func Digests() map[string]string {
 		"line_count": LineCountDigest,
 		"word_count": WordCountDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

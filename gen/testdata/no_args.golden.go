@@ -4,14 +4,17 @@
 package noargs
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // KernelName is the tool kernel_name, generated from no_args.tool.json:
@@ -21,12 +24,11 @@ import (
 //
 //	uname -s
 //
-// It takes no arguments; [KernelName.Run] and Call go through the same checks.
-type KernelName struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*KernelName)(nil)
+// It takes no arguments. Run takes the arguments typed and returns a
+// kernel.Result (exit code, output, truncation, timeout); Call takes the
+// model's JSON and returns the model's text; both go through the same checks
+// (see base.Typed).
+type KernelName = base.Typed[KernelNameArgs]
 
 // KernelNameDigest is tool.Digest of kernel_name's Spec (see Digests).
 const KernelNameDigest = "sha256:b69c56b857b548556bd009e3cc106502f2c65c400d6fe59e5ac0580e5a8fb4e8"
@@ -45,51 +47,17 @@ func KernelNameSpec() tool.Spec {
 type KernelNameArgs struct{}
 
 // NewKernelName returns kernel_name running on k, after checking its Spec
-// against KernelNameDigest and validating it again (613 on failure).
-func NewKernelName(k *kernel.Kernel) (*KernelName, error) {
-	b, err := newToolgenBase(KernelNameSpec(), KernelNameDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &KernelName{b}, nil
-}
-
-// Run calls kernel_name with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *KernelName) Run(ctx context.Context, args KernelNameArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns KernelNameDigest.
-func (*KernelName) Digest() string {
-	return KernelNameDigest
+// against KernelNameDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewKernelName(k *kernel.Kernel, opts ...base.Option) (*KernelName, error) {
+	return base.NewGenerated[KernelNameArgs](KernelNameSpec(), KernelNameDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
-	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewKernelName(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
+	return base.Build(k, base.Erase(NewKernelName))
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -100,17 +68,4 @@ func Digests() map[string]string {
 	return map[string]string{
 		"kernel_name": KernelNameDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

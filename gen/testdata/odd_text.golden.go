@@ -4,14 +4,17 @@
 package oddtext
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // OddText is the tool odd_text, generated from odd_text.tool.json:
@@ -23,13 +26,11 @@ import (
 //
 //	grep -e {pattern} -- {path}
 //
-// Its slots are the fields of OddTextArgs, with their rules. [OddText.Run]
-// takes them typed, Call the model's JSON, through the same checks.
-type OddText struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*OddText)(nil)
+// Its slots are the fields of OddTextArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type OddText = base.Typed[OddTextArgs]
 
 // OddTextDigest is tool.Digest of odd_text's Spec (see Digests).
 const OddTextDigest = "sha256:fbbbd487efdf5e06546194bf7193afef0dbbb74e08ad12ef6efb597ef8539a2f"
@@ -92,51 +93,17 @@ type OddTextArgs struct {
 }
 
 // NewOddText returns odd_text running on k, after checking its Spec against
-// OddTextDigest and validating it again (613 on failure).
-func NewOddText(k *kernel.Kernel) (*OddText, error) {
-	b, err := newToolgenBase(OddTextSpec(), OddTextDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &OddText{b}, nil
-}
-
-// Run calls odd_text with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *OddText) Run(ctx context.Context, args OddTextArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns OddTextDigest.
-func (*OddText) Digest() string {
-	return OddTextDigest
+// OddTextDigest and validating it again (613 on failure; opts may set the deny
+// list).
+func NewOddText(k *kernel.Kernel, opts ...base.Option) (*OddText, error) {
+	return base.NewGenerated[OddTextArgs](OddTextSpec(), OddTextDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
-	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewOddText(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
+	return base.Build(k, base.Erase(NewOddText))
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -147,17 +114,4 @@ func Digests() map[string]string {
 	return map[string]string{
 		"odd_text": OddTextDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

@@ -4,14 +4,17 @@
 package searchtext
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // SearchText is the tool search_text, generated from search_text.tool.json:
@@ -21,14 +24,11 @@ import (
 //
 //	grep -rn {pattern} {path}
 //
-// Its slots are the fields of SearchTextArgs, with their rules.
-// [SearchText.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type SearchText struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*SearchText)(nil)
+// Its slots are the fields of SearchTextArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type SearchText = base.Typed[SearchTextArgs]
 
 // SearchTextDigest is tool.Digest of search_text's Spec (see Digests).
 const SearchTextDigest = "sha256:21fb03d60cca55a2a96d2938a41fae0c92121949dc460a6226738beeec3bd938"
@@ -89,51 +89,17 @@ type SearchTextArgs struct {
 }
 
 // NewSearchText returns search_text running on k, after checking its Spec
-// against SearchTextDigest and validating it again (613 on failure).
-func NewSearchText(k *kernel.Kernel) (*SearchText, error) {
-	b, err := newToolgenBase(SearchTextSpec(), SearchTextDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &SearchText{b}, nil
-}
-
-// Run calls search_text with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *SearchText) Run(ctx context.Context, args SearchTextArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns SearchTextDigest.
-func (*SearchText) Digest() string {
-	return SearchTextDigest
+// against SearchTextDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewSearchText(k *kernel.Kernel, opts ...base.Option) (*SearchText, error) {
+	return base.NewGenerated[SearchTextArgs](SearchTextSpec(), SearchTextDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
-	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewSearchText(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
+	return base.Build(k, base.Erase(NewSearchText))
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -144,17 +110,4 @@ func Digests() map[string]string {
 	return map[string]string{
 		"search_text": SearchTextDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

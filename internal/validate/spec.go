@@ -34,6 +34,12 @@ type Option func(*options)
 
 type options struct {
 	deny DenyList
+	// present reports whether the descriptor file gives a field (nil: no
+	// file); an empty description it gives is "blank", not "missing".
+	present func(field string) bool
+	// argsUnread means the file's "arguments" could not be read, so the
+	// template's slots cannot be matched with declarations.
+	argsUnread bool
 }
 
 // WithDenyList replaces the default deny list. Pass
@@ -59,9 +65,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		}
 	}
 	add(checkName("name", "tool", s.Name))
-	if strings.TrimSpace(s.Description) == "" {
-		add(tool.SpecErrorf("description", "description is missing: tell the model what the tool does"))
-	}
+	add(checkDescription(&o, "description", "", s.Description, "what the tool does"))
 	t, err := ParseTemplate(s.Command)
 	add(err)
 	if t != nil {
@@ -69,7 +73,9 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		if entry, denied := o.deny.Match(t.Binary()); denied {
 			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
 		}
-		add(checkSlotUse(s, t))
+		if !o.argsUnread {
+			add(checkSlotUse(s, t))
+		}
 	}
 	seen := map[string]bool{}
 	for _, a := range s.Args {
@@ -77,12 +83,25 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 			add(tool.SpecErrorf("arguments."+a.Name, "slot %q is declared twice", a.Name))
 		}
 		seen[a.Name] = true
-		errs = append(errs, checkArg(a, t)...)
+		errs = append(errs, checkArg(&o, a, t)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return t, nil
+}
+
+// checkDescription requires a description with text: an empty one the
+// author left out is "missing", one given as "" or white space only is
+// "blank".
+func checkDescription(o *options, field, prefix, desc, tell string) error {
+	if strings.TrimSpace(desc) != "" {
+		return nil
+	}
+	if desc == "" && (o.present == nil || !o.present(field)) {
+		return tool.SpecErrorf(field, "%sdescription is missing: tell the model %s", prefix, tell)
+	}
+	return tool.SpecErrorf(field, "%sdescription is blank: tell the model %s", prefix, tell)
 }
 
 func checkName(field, what, name string) error {
@@ -118,7 +137,7 @@ func checkSlotUse(s *tool.Spec, t *Template) error {
 
 // checkArg checks one slot's declaration; t may be nil when the template did
 // not parse.
-func checkArg(a tool.Arg, t *Template) []error {
+func checkArg(o *options, a tool.Arg, t *Template) []error {
 	field := "arguments." + a.Name
 	var errs []error
 	add := func(err error) {
@@ -127,9 +146,7 @@ func checkArg(a tool.Arg, t *Template) []error {
 		}
 	}
 	add(checkName(field, "slot", a.Name))
-	if strings.TrimSpace(a.Description) == "" {
-		add(tool.SpecErrorf(field+".description", "slot %q: description is missing: tell the model what to put in it", a.Name))
-	}
+	add(checkDescription(o, field+".description", fmt.Sprintf("slot %q: ", a.Name), a.Description, "what to put in it"))
 	if a.Required && a.HasDefault {
 		add(tool.SpecErrorf(field+".default", "slot %q: a required slot cannot have a default", a.Name))
 	}

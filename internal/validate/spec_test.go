@@ -117,7 +117,7 @@ func TestSpecRules(t *testing.T) {
 		{"name trailing newline", func(s *tool.Spec) { s.Name = "search\n" }, []want{{"name", "is not valid"}}},
 		{"name too long", func(s *tool.Spec) { s.Name = strings.Repeat("a", MaxNameLen+1) }, []want{{"name", "longer than 64 characters"}}},
 		{"description missing", func(s *tool.Spec) { s.Description = "" }, []want{{"description", "description is missing"}}},
-		{"description blank", func(s *tool.Spec) { s.Description = " \t\n" }, []want{{"description", "description is missing"}}},
+		{"description blank", func(s *tool.Spec) { s.Description = " \t\n" }, []want{{"description", "description is blank"}}},
 		{"command empty", func(s *tool.Spec) { s.Command = "" }, []want{{"command", "template is empty"}}},
 		{"command operator", func(s *tool.Spec) { s.Command = "grep -rn {pattern} {path} ; id" }, []want{{"command", "U+003B SEMICOLON"}}},
 		{"undeclared slot", func(s *tool.Spec) { s.Command = "grep -rn {pattern} {path} {extra}" },

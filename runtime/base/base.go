@@ -28,26 +28,27 @@ type slot struct {
 	startsWord bool
 }
 
-// New validates spec with package validate (the deny list defaults to
-// validate.DefaultDenyList; pass validate.WithDenyList to change it), checks
-// where its binary resolves on k (validate.CheckBinary: not inside the
-// workspace, not a denied program under another name) and
-// returns the tool running on k, granted exactly the access the Spec
-// declares (Writes, Network: see kernel.Access), which k's Confiner, if it
-// has one, enforces. An invalid spec is a 613 *tool.Error (an errors.Join of
+// New validates spec with the descriptor rules (the deny list defaults to
+// DefaultDenyList; pass WithDenyList to change it), checks where its binary
+// resolves on k (not inside the workspace, not a denied program under
+// another name) and returns the tool running on k, granted exactly the
+// access the Spec declares (Writes, Network: see kernel.Access), which k's
+// confinement enforces (unless it is off). An invalid spec is a 613
+// *tool.Error (an errors.Join of
 // them when there are several).
-func New(spec tool.Spec, k *kernel.Kernel, opts ...validate.Option) (*CommandToolBase, error) {
+func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, error) {
 	if k == nil {
 		return nil, fmt.Errorf("base: tool %q: nil kernel", spec.Name)
 	}
 	spec = cloneSpec(spec)
-	t, err := validate.Spec(&spec, opts...)
+	vopts := validateOptions(opts)
+	t, err := validate.Spec(&spec, vopts...)
 	if err != nil {
 		return nil, err
 	}
 	// Where the binary resolves, on this kernel: not inside the workspace,
 	// not the same file as or a script of a denied program.
-	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, opts...); err != nil {
+	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
 	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
@@ -72,25 +73,44 @@ func (b *CommandToolBase) InputSchema() json.RawMessage { return b.schema }
 // Spec returns a copy of the tool's Spec.
 func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
 
-// Template returns the parsed command template.
-func (b *CommandToolBase) Template() *validate.Template { return b.tmpl }
-
 // Kernel returns the kernel the tool runs on: the one given to New, with the
 // Spec's access (kernel.(*Kernel).WithAccess).
 func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
 
-// Call validates args, assembles the argv and runs it. See tool.Tool for the
-// meaning of the results.
+// Call validates args, assembles the argv and runs it, and returns the text
+// the model sees (kernel.Result.Text). See tool.Tool for the meaning of the
+// results.
 func (b *CommandToolBase) Call(ctx context.Context, args json.RawMessage) (string, error) {
 	argv, err := b.Argv(args)
 	if err != nil {
 		return "", err
 	}
+	res, err := b.run(ctx, argv)
+	return res.Text(), err
+}
+
+// Execute is Call for Go callers: it validates args, assembles the argv,
+// runs it and returns the typed result (exit code, output, truncation,
+// timeout, duration; Text is what the model would see). A non-zero exit
+// status is a Result, not an error: grep exits 1 when nothing matches. The
+// error is a 614 *tool.Error when an argument was rejected (nothing ran and
+// the Result is zero), or an error naming the tool when the command could
+// not be started or the context ended it (the Result says how it ended).
+func (b *CommandToolBase) Execute(ctx context.Context, args json.RawMessage) (kernel.Result, error) {
+	argv, err := b.Argv(args)
+	if err != nil {
+		return kernel.Result{}, err
+	}
+	return b.run(ctx, argv)
+}
+
+// run runs argv on the tool's kernel; an error names the tool.
+func (b *CommandToolBase) run(ctx context.Context, argv []string) (kernel.Result, error) {
 	res, err := b.kernel.Run(ctx, argv)
 	if err != nil {
-		return res.Text(), fmt.Errorf("%s: %w", b.spec.Name, err)
+		return res, fmt.Errorf("%s: %w", b.spec.Name, err)
 	}
-	return res.Text(), nil
+	return res, nil
 }
 
 // Argv validates args exactly as Call does and returns the argv Call would

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -184,11 +183,11 @@ func TestNarrowedDenyListAllowsBinary(t *testing.T) {
 	spec := tool.Spec{Name: "print_env", Description: "d", Command: "env"}
 	_, err := base.New(spec, k)
 	require.Equal(t, tool.CodeSpec, tool.CodeOf(err))
-	b, err := base.New(spec, k, validate.WithDenyList(validate.DefaultDenyList().Without("env")))
+	b, err := base.New(spec, k, base.WithDenyList(base.DefaultDenyList().Without("env")))
 	require.NoError(t, err)
 	out, err := b.Call(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Contains(t, out, "HOME="+k.Workspace())
+	assert.Contains(t, out, "HOME="+k.Home()+"\n")
 }
 
 func TestSpecIsCopied(t *testing.T) {

@@ -1,12 +1,24 @@
 // Package base is CommandToolBase: a Spec plus a kernel make a Tool. It is
 // the one path from a Spec to a running tool, shared by code-form tools
 // (which embed it), declarative tools (which the loader builds from a file)
-// and generated tools (which embed it with a Spec literal).
+// and generated tools (Typed, which embeds it, over a Spec literal).
 //
 // A call goes: decode the model's JSON arguments (unknown argument, wrong
 // JSON type or a missing required slot is a 614), check every value with
-// package validate (§5.1 of DESIGN.md), assemble the argv from the template's
+// the slot-value rules (toolgen's internal validator), assemble the argv from the template's
 // words, and run it through the kernel. There is no shell at any point.
+//
+// Go callers get typed results: Execute (and Typed's Run) return the
+// kernel.Result — exit code, output, truncation, timeout, duration — with
+// the model's text as Result.Text; a non-zero exit status is a Result, not
+// an error.
+//
+// Typed[In] is the one generic runtime type behind every generated tool: a
+// generated file holds data (a Spec literal, its digest, an argument
+// struct) and one-line constructors over NewGenerated, and asserts at
+// compile time that it fits this runtime (EnforceVersion). Options
+// (WithDenyList, DenyList) are this package's own types, so a module
+// outside toolgen can name them.
 //
 // A code-form tool is a Spec literal and a constructor:
 //

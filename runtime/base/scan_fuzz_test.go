@@ -16,6 +16,7 @@ func FuzzEachMember(f *testing.F) {
 		`{}`, `{"a":1}`, `{"a":"x","b":[1,{"c":"}"}],"d":null}`, ` { "k\"q" : "v\\\"" , "z" : true } `,
 		`{"a":{"b":{"c":[[[]]]}}}`, `[1,2]`, `"str"`, `123`, `{"\u0041":"\u00e9"}`, `{"a":"x","a":"y"}`,
 		`{"pattern":"func\\s+main","path":"."}`, `{"e":-1.5e10}`,
+		`null`, ` null `, `{"a":null}`,
 	} {
 		f.Add(s)
 	}
@@ -31,8 +32,10 @@ func FuzzEachMember(f *testing.F) {
 			raws = append(raws, raw)
 			return nil
 		})
+		// The oracle: data is an object when encoding/json decodes it into a
+		// map and it is not null (which json.Unmarshal takes for a nil map).
 		var m map[string]json.RawMessage
-		if json.Unmarshal(data, &m) != nil {
+		if json.Unmarshal(data, &m) != nil || m == nil {
 			if err == nil {
 				t.Fatalf("scanner accepted a non-object %q", s)
 			}

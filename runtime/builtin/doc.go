@@ -8,13 +8,13 @@
 package builtin
 
 import (
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 // All returns the three built-in tools running on k.
-func All(k *kernel.Kernel, opts ...validate.Option) ([]tool.SpecTool, error) {
+func All(k *kernel.Kernel, opts ...base.Option) ([]tool.SpecTool, error) {
 	grep, err := NewGrepTool(k, opts...)
 	if err != nil {
 		return nil, err

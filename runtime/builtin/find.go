@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -24,7 +23,7 @@ var FindSpec = tool.Spec{
 type FindTool struct{ *base.CommandToolBase }
 
 // NewFindTool returns find_files running on k.
-func NewFindTool(k *kernel.Kernel, opts ...validate.Option) (*FindTool, error) {
+func NewFindTool(k *kernel.Kernel, opts ...base.Option) (*FindTool, error) {
 	b, err := base.New(FindSpec, k, opts...)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -24,7 +23,7 @@ var GrepSpec = tool.Spec{
 type GrepTool struct{ *base.CommandToolBase }
 
 // NewGrepTool returns grep_text running on k.
-func NewGrepTool(k *kernel.Kernel, opts ...validate.Option) (*GrepTool, error) {
+func NewGrepTool(k *kernel.Kernel, opts ...base.Option) (*GrepTool, error) {
 	b, err := base.New(GrepSpec, k, opts...)
 	if err != nil {
 		return nil, err

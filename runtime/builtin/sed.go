@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -26,7 +25,7 @@ var SedPrintSpec = tool.Spec{
 type SedPrintTool struct{ *base.CommandToolBase }
 
 // NewSedPrintTool returns sed_print running on k.
-func NewSedPrintTool(k *kernel.Kernel, opts ...validate.Option) (*SedPrintTool, error) {
+func NewSedPrintTool(k *kernel.Kernel, opts ...base.Option) (*SedPrintTool, error) {
 	b, err := base.New(SedPrintSpec, k, opts...)
 	if err != nil {
 		return nil, err

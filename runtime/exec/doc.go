@@ -108,13 +108,11 @@
 // git reads no system or global configuration and has every setting that
 // runs a program forced off at command-line precedence; curl's .curlrc,
 // wget's .wgetrc, npm's .npmrc, pip's and go's configuration are
-// neutralised through their environment variables). While HOME is the
-// workspace, a binary is also refused when the workspace holds such a file:
-// .gitconfig and .config/git for git, and the .vimrc of the vi git starts
-// for a message it was not given; .ssh/config (ProxyCommand) for ssh;
-// .curlrc for curl; .wgetrc for wget; .vimrc, .exrc for vim; .emacs for
-// emacs; .config/go/env for go; .manpath for man; .local/lib for python
-// (sitecustomize). What a repository's own .git/config can still do is
+// neutralised through their environment variables), and HOME and the XDG
+// directories are the kernel's empty private directory, never the
+// workspace, so a cloned repository's .gitconfig, .curlrc or .vimrc is
+// never read as the user's configuration. What a repository's own
+// .git/config can still do is
 // listed under "What best effort does not cover".
 //
 // Options are read the way the binary reads them: "--opt=value" and "--opt
@@ -138,7 +136,7 @@
 // /dev/null, a scrubbed environment with each program's configuration forced
 // safe, a timeout that kills the whole process group, and bounded output.
 // ExecTool asks the kernel for the least access (read only, no network),
-// which a kernel with a Confiner (preset.WithConfinement) enforces.
+// which the kernel's confinement (on by default, kernel.WithConfinement) enforces.
 //
 // # What best effort does not cover
 //

@@ -47,11 +47,11 @@ type config struct {
 }
 
 // WithDenyList replaces the deny list of defence 2. The default is
-// validate.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
+// base.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
 // a binary the default denies, or an extended one (DenyList.With) to deny
 // more. The zero DenyList denies nothing.
-func WithDenyList(d validate.DenyList) Option {
-	return func(c *config) { c.deny, c.denySet = d, true }
+func WithDenyList(d base.DenyList) Option {
+	return func(c *config) { c.deny, c.denySet = validate.DenyList(d), true }
 }
 
 // WithOutsidePathsAllowed turns off the argument check of defence 5:
@@ -65,8 +65,8 @@ func WithOutsidePathsAllowed() Option { return func(c *config) { c.outsidePaths 
 // New returns ExecTool running on k, allowed to run exactly the binaries in
 // allow: bare names (no '/'), matched case-sensitively and resolved through
 // k's PATH on every call. Its commands get the kernel's least access
-// (kernel.Access{}: read only, no network), whatever k grants; a kernel with
-// a Confiner enforces it, one without only records it.
+// (kernel.Access{}: read only, no network), whatever k grants; the kernel's
+// confinement enforces it (with confinement off it is only recorded).
 //
 // The grant is checked here, and a problem is a 613 *tool.Error: an empty
 // list, a name that is not a bare command name, a name on the deny list
@@ -86,8 +86,8 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 	if !c.denySet {
 		c.deny = validate.DefaultDenyList()
 	}
-	// The least access: read only, no network, enforced where the kernel has
-	// a Confiner (preset.WithConfinement).
+	// The least access: read only, no network, enforced by the kernel's
+	// confinement (kernel.WithConfinement).
 	k = k.WithAccess(kernel.Access{})
 	t := &Tool{kernel: k, deny: c.deny, outsidePaths: c.outsidePaths}
 	if err := t.grant(allow); err != nil {

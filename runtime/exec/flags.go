@@ -2,8 +2,6 @@ package exec
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -478,26 +476,4 @@ func (c *cmdline) options(short string, long ...string) []token {
 		}
 	}
 	return out
-}
-
-// homeFiles refuses the binary when the workspace, its HOME, holds one of
-// the configuration files it reads from there.
-func (c *cmdline) homeFiles() *refusal {
-	var missingDir string // a directory found missing: nothing below it exists
-	for _, f := range c.rules.HomeFiles {
-		if dir, _, nested := strings.Cut(f, "/"); nested {
-			if dir == missingDir {
-				continue
-			}
-			if _, err := os.Lstat(filepath.Join(c.ws, dir)); err != nil {
-				missingDir = dir
-				continue
-			}
-		}
-		if _, err := os.Lstat(filepath.Join(c.ws, f)); err == nil {
-			return refuse(0, "%s: the workspace holds %s, which %s reads as the user's configuration (HOME is the workspace), "+
-				"and such configuration can make it run programs; it is refused while that file exists", c.name, f, c.name)
-		}
-	}
-	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -23,8 +23,8 @@ var stubNames = []string{
 }
 
 // narrowed is the deny list with the interpreters the tests grant taken out.
-func narrowed() validate.DenyList {
-	return validate.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
+func narrowed() base.DenyList {
+	return base.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
 		"vim*", "nvim*", "emacs*", "make", "go", "nc", "ncat", "socat") // the deny list has them since issue 11 §3
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -36,7 +38,13 @@ func newHoleEnv(t *testing.T, allow ...string) *holeEnv {
 	}
 	h := &holeEnv{ws: gitWorkspace(t), marker: filepath.Join(t.TempDir(), "ran")}
 	h.evil = writeFile(t, h.ws, "evil", "#!/bin/sh\necho \"$0 $*\" >> "+h.marker+"\nexit 0\n", 0o755)
-	h.tl = realTool(t, h.ws, allow...)
+	// Confinement off: these holes escaped with it off, and the flag table
+	// must close them on its own (the kernel's Landlock would also stop the
+	// writes, and "git log --output=log.txt" below could not write at all).
+	k, err := kernel.New(h.ws, kernel.WithConfinement(sandbox.Off))
+	require.NoError(t, err)
+	h.tl, err = New(k, allow)
+	require.NoError(t, err)
 	return h
 }
 

@@ -180,9 +180,6 @@ func (p *planner) flags(bin binary) (*cmdline, *refusal) {
 			return nil, refuse(0, "%s is refused whatever its arguments: %s", name, rules.Refuse)
 		}
 		c := &cmdline{words: p.words, name: name, path: bin.path, rules: rules, ws: p.t.kernel.Workspace()}
-		if r := c.homeFiles(); r != nil {
-			return nil, r
-		}
 		c.read()
 		if r := c.checkRows(); r != nil {
 			return nil, r

@@ -47,17 +47,6 @@ type binaryRules struct {
 	// file "--get").
 	SubArgs map[string]subArgs
 
-	// HomeFiles are configuration files the binary reads from HOME and
-	// that can make it run programs. The kernel forces these programs'
-	// configuration safe through their environment (kernel/programs.go:
-	// git's system and global config off and its program-running settings
-	// forced; CURL_HOME for curl's .curlrc, WGETRC for .wgetrc,
-	// npm_config_* over every .npmrc, cwd's included; PIP_CONFIG_FILE;
-	// PYTHONNOUSERSITE; GOENV=off and GOTOOLCHAIN=local; VIMINIT; MANPAGER).
-	// As a second guard, while a file listed here exists in the workspace
-	// (HOME on kernels that make the workspace HOME; a cloned repository
-	// may track one), the binary is refused.
-	HomeFiles []string
 	// Rows are the refused options, words and subcommands.
 	Rows []flagRow
 	// Check, when set, looks at what rows cannot express: scripts given as
@@ -118,7 +107,7 @@ const (
 // here; TestFlagTableRows attacks every row in every spelling.
 var flagTable = []*binaryRules{
 	{
-		Names: []string{"python*", "pypy*"}, HomeFiles: []string{".local/lib"},
+		Names: []string{"python*", "pypy*"},
 		// -c and -m end python's options: what follows belongs to the code.
 		ArgShort: "cmWX", NoArgShort: "bBdEhiIOPqsSuvVx",
 		ArgLong: []string{"check-hash-based-pycs"}, Long: []string{"help", "version", "help-env", "help-xoptions", "help-all"},
@@ -322,7 +311,7 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"ssh", "scp", "sftp", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw", HomeFiles: []string{".ssh/config"},
+		Names: []string{"ssh", "scp", "sftp", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
 		Rows: []flagRow{
 			{Short: "o", Why: "it sets ssh options, some of which run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
 			{Short: "F", Why: "it reads an ssh configuration file, which can run local programs"},
@@ -348,7 +337,7 @@ var flagTable = []*binaryRules{
 		// exact option beats a prefix. It reads .curlrc from $CURL_HOME,
 		// $XDG_CONFIG_HOME and HOME unless -q/--disable comes first; the
 		// kernel points CURL_HOME at an empty one (kernel/programs.go).
-		Names: []string{"curl"}, Abbrev: true, HomeFiles: []string{".curlrc", ".config/curlrc"},
+		Names: []string{"curl"}, Abbrev: true,
 		ArgShort: "KoTdDFHuXAbcCeEmPrtwyYzxUQ",
 		ArgLong: []string{
 			"abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert", "cert-type", "ciphers",
@@ -397,7 +386,7 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"wget"}, Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR", HomeFiles: []string{".wgetrc"},
+		Names: []string{"wget"}, Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR",
 		ArgLong: []string{"execute", "config", "use-askpass", "output-file", "append-output", "output-document",
 			"directory-prefix", "tries", "timeout", "wait", "quota", "input-file", "base", "user-agent", "level",
 			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method"},
@@ -416,7 +405,7 @@ var flagTable = []*binaryRules{
 		Check: checkMake,
 	},
 	{
-		Names: []string{"go"}, Style: styleGoFlag, Subcommands: true, HomeFiles: []string{".config/go/env"},
+		Names: []string{"go"}, Style: styleGoFlag, Subcommands: true,
 		Rows: []flagRow{
 			{Sub: "generate", Why: "it runs the commands written in //go:generate lines"},
 			{Sub: "*", Long: []string{"exec", "toolexec", "vettool"}, Why: "it runs the named program around every binary or tool"},
@@ -425,7 +414,7 @@ var flagTable = []*binaryRules{
 		Check: checkGo,
 	},
 	{
-		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeEeRKr", HomeFiles: []string{".manpath"},
+		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeEeRKr",
 		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
 			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
 		Rows: []flagRow{
@@ -438,9 +427,8 @@ var flagTable = []*binaryRules{
 	{Names: []string{"less", "more", "most", "pg"}, Refuse: whyPager},
 	{Names: []string{"crontab", "at", "batch", "atq", "atrm"}, Refuse: whyScheduler},
 	{
-		Names:     []string{"vi", "vim*", "nvim", "view", "ex", "rview", "rvim", "gvim*", "evim", "vimdiff"},
-		HomeFiles: []string{".vimrc", ".exrc", ".vim", ".config/nvim", ".gvimrc"},
-		ArgShort:  "cSsuUwWTtqir", NoArgShort: "AbCdDeEFhHlLmMnNoOpRvVxyZ",
+		Names:    []string{"vi", "vim*", "nvim", "view", "ex", "rview", "rvim", "gvim*", "evim", "vimdiff"},
+		ArgShort: "cSsuUwWTtqir", NoArgShort: "AbCdDeEFhHlLmMnNoOpRvVxyZ",
 		ArgLong: []string{"cmd", "remote", "remote-send", "remote-expr", "remote-tab", "remote-wait", "servername", "startuptime", "listen", "server"},
 		Rows: []flagRow{
 			{Short: "c", Long: []string{"cmd"}, Words: []string{"+*"}, Why: "it runs editor commands at startup, and :!cmd runs shell commands"},
@@ -455,7 +443,7 @@ var flagTable = []*binaryRules{
 	},
 	{
 		// Emacs takes unambiguous prefixes of its long options (--ev).
-		Names: []string{"emacs*"}, Abbrev: true, ArgShort: "lfL", HomeFiles: []string{".emacs", ".emacs.el", ".emacs.d", ".config/emacs"},
+		Names: []string{"emacs*"}, Abbrev: true, ArgShort: "lfL",
 		ArgLong: []string{"eval", "load", "funcall", "script", "execute", "directory"},
 		Rows: []flagRow{
 			{Short: "lf", Long: []string{"eval", "load", "funcall", "script", "execute"}, Words: []string{"-eval", "-load", "-funcall", "-script", "-execute", "-x"},
@@ -485,7 +473,6 @@ var gitRules = &binaryRules{
 	Names: []string{"git"}, Subcommands: true, Abbrev: true,
 	// git starts vi for a message it was not given (commit without -m), and
 	// vi reads its own startup files from HOME too.
-	HomeFiles: []string{".gitconfig", ".vimrc", ".exrc", ".vim", ".config/git", ".config/nvim"},
 	SubArgs: map[string]subArgs{
 		"config": {Short: "ft", Long: []string{"file", "blob", "type", "default", "comment", "value", "url"}},
 	},

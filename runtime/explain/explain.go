@@ -35,6 +35,16 @@ type Report struct {
 	OutputLimit int
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
+	// Limits are the resource caps of the call, and what enforces them.
+	Limits string
+	// Descendants says how the call's descendants are kept from outliving it.
+	Descendants string
+	// Env is the exact environment the command would get; nil when rejected.
+	Env []string
+	// Exec is the execute set: the only files the command and everything it
+	// starts could execute under confinement; nil when rejected or when
+	// nothing confines the call.
+	Exec []string
 	// Decisions are the defences' decisions in order, one line each.
 	Decisions []string
 	// Argv is what would run, argv[0] resolved; nil when rejected.
@@ -49,19 +59,29 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
 		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(),
+		Limits:      k.Limits().String() + "; process cap: " + kernel.ProcessLimitEnforcement(),
+		Descendants: kernel.DescendantControl(),
 	}
+	var a kernel.Access
 	switch t := entry.Tool.(type) {
 	case *exec.Tool:
-		r.Confinement = confinement(k, kernel.Access{})
 		r.explainExec(t, args)
 	case tool.SpecTool:
 		spec := t.Spec()
 		r.Template = spec.Command
-		r.Confinement = confinement(k, kernel.Access{Write: spec.Writes, Network: spec.Network})
+		a = kernel.Access{Write: spec.Writes, Network: spec.Network}
 		r.explainSpec(t, k, args)
 	default:
 		r.Err = fmt.Errorf("explain: tool %q is not a command tool; nothing to explain", r.Tool)
+		return r
 	}
+	ka := k.WithAccess(a)
+	path := ""
+	if len(r.Argv) > 0 {
+		path = r.Argv[0]
+		r.Env = ka.ChildEnv(r.Argv)
+	}
+	r.Confinement, r.Exec = confinement(ka, path)
 	return r
 }
 
@@ -119,21 +139,35 @@ func resolve(k *kernel.Kernel, bin string) (string, error) {
 	return k.LookPath(bin)
 }
 
-// confinement describes the sandbox a call with access a would get.
-func confinement(k *kernel.Kernel, a kernel.Access) string {
-	c, ok := k.Confiner().(*sandbox.Confiner)
-	if !ok || c == nil {
-		return "none (not confined: --confine off)"
+// confinement describes the sandbox a call of the program at path ("" when
+// the call is rejected) would get on k, and its execute set.
+func confinement(k *kernel.Kernel, path string) (string, []string) {
+	mode := k.Confinement()
+	if mode == sandbox.Off {
+		return "none (--confine off): the environment, descendant control and limits still apply", nil
 	}
-	if c.Mode() == sandbox.Off {
-		return "none (--confine off)"
+	pol := k.Policy(path)
+	if path == "" {
+		pol.Exec = nil
 	}
-	abi, ok := sandbox.Available()
-	state := fmt.Sprintf("Landlock ABI %d", abi)
-	if !ok {
-		state = fmt.Sprintf("Landlock ABI %d: not fully enforced here", abi)
+	abi, _ := sandbox.Available()
+	d := sandbox.Decide(pol, mode)
+	var state string
+	switch {
+	case d.Err != nil:
+		state = "REFUSED: " + d.Err.Error()
+	case !d.Apply:
+		state = d.Note
+	case d.Note != "":
+		state = fmt.Sprintf("Landlock ABI %d; %s", abi, d.Note)
+	default:
+		state = fmt.Sprintf("Landlock ABI %d", abi)
 	}
-	return fmt.Sprintf("%s (%s): %s", c.Mode(), state, c.Policy(k.Workspace(), a))
+	text := fmt.Sprintf("%s (%s): %s", mode, state, pol)
+	if !d.Apply || path == "" {
+		return text, nil
+	}
+	return text, pol.Exec
 }
 
 // Write prints the report for a person.
@@ -147,6 +181,20 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
 	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept)\n", r.OutputLimit)
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
+	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
+	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.Exec != nil {
+		b.WriteString("execute:\n")
+		for _, e := range r.Exec {
+			fmt.Fprintf(&b, "  %s\n", e)
+		}
+	}
+	if r.Env != nil {
+		b.WriteString("environment:\n")
+		for _, e := range r.Env {
+			fmt.Fprintf(&b, "  %s\n", strconv.Quote(e))
+		}
+	}
 	b.WriteString("defences:\n")
 	for _, d := range r.Decisions {
 		fmt.Fprintf(&b, "  %s\n", d)

@@ -8,11 +8,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/explain"
 	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -115,5 +120,43 @@ func TestExplainExecAgreesWithPlan(t *testing.T) {
 	r := explain.Call(entry, k, json.RawMessage(`{"command":"ls","x":1}`))
 	if tool.CodeOf(r.Err) != tool.CodeValue {
 		t.Errorf("unknown argument not refused: %v", r.Err)
+	}
+}
+
+// TestExplainShowsTheChildsWorld: the report shows the limits, the
+// descendant control, the exact environment (HOME is the kernel's private
+// directory, never the workspace) and, under confinement, the execute set
+// (the program and its loader, nothing else); with confinement off, no
+// execute set, the rest unchanged.
+func TestExplainShowsTheChildsWorld(t *testing.T) {
+	for _, mode := range []sandbox.Mode{sandbox.BestEffort, sandbox.Off} {
+		k, err := kernel.New(t.TempDir(), kernel.WithConfinement(mode), kernel.WithMemoryLimit(64<<20),
+			kernel.WithCPULimit(5*time.Second), kernel.WithProcessLimit(9))
+		require.NoError(t, err)
+		b, err := base.New(touchSpec, k)
+		require.NoError(t, err)
+		r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(`{"path":"x"}`))
+		require.NoError(t, r.Err)
+		var out bytes.Buffer
+		require.NoError(t, r.Write(&out))
+		text := out.String()
+		assert.Contains(t, text, "limits:      memory 64 MiB (address space per process), cpu 5s per process, 9 processes")
+		assert.Contains(t, text, "descendants: "+kernel.DescendantControl())
+		assert.Contains(t, text, strconv.Quote("HOME="+k.Home()))
+		assert.Contains(t, text, strconv.Quote("XDG_CONFIG_HOME="+k.Home()))
+		assert.NotContains(t, text, "HOME="+k.Workspace()+`"`)
+		assert.Equal(t, k.WithAccess(kernel.Access{Write: true}).ChildEnv(r.Argv), r.Env)
+		abi, _ := sandbox.Available()
+		if mode == sandbox.Off || abi == 0 {
+			assert.Nil(t, r.Exec, mode.String())
+			continue
+		}
+		require.NotEmpty(t, r.Exec)
+		assert.Equal(t, r.Argv[0], r.Exec[0], "the program comes first")
+		assert.Equal(t, k.ExecSet(r.Argv[0]), r.Exec)
+		assert.Contains(t, text, "execute:\n  "+r.Argv[0]+"\n")
+		for _, e := range r.Exec {
+			assert.NotRegexp(t, `/(ba|da|z|)sh$|python|perl`, e, "a shell or interpreter in the execute set")
+		}
 	}
 }

@@ -2,14 +2,14 @@ package kernel
 
 import (
 	"fmt"
-	"path/filepath"
-	"slices"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 // Access is what a command may do besides reading the workspace, as its
-// tool declares it (tool.Spec's Writes and Network). A Confiner enforces it;
-// without one it is only recorded. The zero value is the least: read only,
-// no network.
+// tool declares it (tool.Spec's Writes and Network). Confinement enforces
+// it; with confinement off it is only recorded. The zero value is the
+// least: read only, no network.
 type Access struct {
 	// Write lets the command create, change, rename and delete files inside
 	// the workspace (and nowhere else).
@@ -18,29 +18,27 @@ type Access struct {
 	Network bool
 }
 
-// A Confiner makes a command run confined: to the workspace, with the
-// Access its kernel grants (see (*Kernel).WithAccess). Package sandbox
-// provides one (Linux Landlock, through a re-exec trampoline).
-//
-// Confine gets a copy of the argv about to run (argv[0] absolute, after any
-// WithWrapper hook), which it may modify, the kernel's workspace and the
-// access. It returns the argv to execute instead, whose argv[0] must be an
-// absolute path, and a note for the caller ("" for none), which Run puts in
-// Result.Notice: e.g. that the command ran unconfined. An error means the
-// command is not started: Run returns it, with exit code 126 and the
-// error's text as the output. Concurrent Runs call Confine concurrently.
-type Confiner interface {
-	Confine(argv []string, workspace string, a Access) (confined []string, note string, err error)
+// WithConfinement sets what happens where the kernel's Landlock cannot
+// enforce a command's policy in full (see package sandbox and the package
+// doc): sandbox.BestEffort (the default) runs it confined as far as
+// possible, with a warning in its Result; sandbox.Strict refuses to run it
+// (exit 126); sandbox.Off runs every command unconfined, silently. The
+// child's environment, its private HOME, the descendant control and the
+// resource limits apply in every mode. New rejects an unknown mode.
+func WithConfinement(mode sandbox.Mode) Option { return func(c *config) { c.mode = mode } }
+
+// WithReadable lets every confined command read (not execute) paths as
+// well, e.g. the data of a toolchain outside /usr. Each must be absolute;
+// one that does not exist when a command starts is skipped. Repeated calls
+// accumulate.
+func WithReadable(paths ...string) Option {
+	return func(c *config) { c.read = append(c.read, paths...) }
 }
 
-// WithConfiner makes every command run through c (after the WithWrapper
-// hook, so whatever the hook adds is confined too). nil means none.
-func WithConfiner(c Confiner) Option { return func(cf *config) { cf.confiner = c } }
-
 // WithAccess returns a kernel that is k in every respect (workspace, limits,
-// environment, hooks) except that its commands are granted a. It returns k
-// itself when k already grants exactly a. A tool built on a shared kernel
-// derives its own this way (package base does, from the tool's Spec).
+// environment, confinement) except that its commands are granted a. It
+// returns k itself when k already grants exactly a. A tool built on a shared
+// kernel derives its own this way (package base does, from the tool's Spec).
 func (k *Kernel) WithAccess(a Access) *Kernel {
 	if k.access == a {
 		return k
@@ -54,17 +52,36 @@ func (k *Kernel) WithAccess(a Access) *Kernel {
 // workspace.
 func (k *Kernel) Access() Access { return k.access }
 
-// Confiner returns the Confiner set by WithConfiner, or nil.
-func (k *Kernel) Confiner() Confiner { return k.confiner }
+// Confinement returns the confinement mode set by WithConfinement.
+func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 
-// confine applies the Confiner to a copy of argv.
-func (k *Kernel) confine(argv []string) ([]string, string, error) {
-	c, note, err := k.confiner.Confine(slices.Clone(argv), k.workspace, k.access)
-	switch {
-	case err != nil:
-		return nil, "", fmt.Errorf("kernel: confine: %w", err)
-	case len(c) == 0 || !filepath.IsAbs(c[0]):
-		return nil, "", fmt.Errorf("kernel: confiner returned %q: argv[0] must be an absolute path", c)
+// Policy returns the Landlock policy a command running the program at path
+// (absolute, as resolved) gets: the workspace, the private HOME, the
+// kernel's access and readable paths, and the execute set (ExecSet).
+func (k *Kernel) Policy(path string) sandbox.Policy {
+	return sandbox.Policy{
+		Workspace: k.workspace,
+		Home:      k.home,
+		Write:     k.access.Write,
+		Network:   k.access.Network,
+		Read:      k.read,
+		Exec:      execSet(path),
 	}
-	return c, note, nil
+}
+
+// ExecSet returns the only files and directories a confined command running
+// the program at path (absolute, as resolved) may execute: the program
+// itself, its dynamic loader (the ELF interpreter it names) and the helper
+// directories its row of the program table declares (git's exec-path, for
+// one). A shell or an interpreter is never in it, so a script cannot run
+// confined, nor can any program start another one.
+func (k *Kernel) ExecSet(path string) []string { return execSet(path) }
+
+// checkMode rejects a mode sandbox does not define.
+func checkMode(m sandbox.Mode) error {
+	switch m {
+	case sandbox.BestEffort, sandbox.Strict, sandbox.Off:
+		return nil
+	}
+	return fmt.Errorf("kernel: unknown confinement mode %v", m)
 }

@@ -1,6 +1,7 @@
 // Package kernel is toolgen's CommandExecKernel: it runs one argv on behalf of
 // an LLM agent's command tool, and it is the fifth defence (cwd lock, timeout,
-// output limit) shared by every form of command tool.
+// output limit, confinement, resource limits) shared by every form of command
+// tool.
 //
 // # Contract
 //
@@ -19,39 +20,103 @@
 //   - The working directory is the workspace given to New (absolute, symlinks
 //     resolved).
 //   - Stdin is the null device (os.DevNull).
-//   - The environment is exactly PATH, LANG=C.UTF-8, LC_ALL=C.UTF-8,
-//     HOME=<workspace> and the WithEnv extras; nothing is inherited from the
-//     host process.
-//   - The child leads a new process group. On timeout or cancellation of the
-//     caller's context the whole group gets SIGKILL at once (no SIGTERM grace:
-//     the call must end promptly, and one-shot tools have nothing to clean up).
-//     When the leader exits on its own, whatever it left running in its group
-//     is killed too: nothing a call starts outlives the call.
+//   - The environment is exactly PATH, LANG=C.UTF-8, LC_ALL=C.UTF-8, HOME,
+//     XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_DATA_HOME (all the kernel's
+//     empty private directory, see Home: never the workspace, so a
+//     repository's .gitconfig or .curlrc is not the user's configuration),
+//     the WithEnv extras, then the entries of the program's row in the
+//     program table, which force its configuration safe (git: no global or
+//     system config, nothing that executes; see ChildEnv). Nothing is
+//     inherited from the host process.
+//   - No descendant outlives the call (see Descendants).
 //   - Stdout and stderr share one pipe, so the output keeps the order in which
 //     the command wrote it. Run stops reading at most about 100ms after the
-//     leader is gone, even if a descendant that escaped the group still holds
-//     the pipe open.
+//     leader is gone, even if a descendant that escaped still holds the pipe.
 //   - Output is bounded: the first and the last halves of the output limit are
 //     kept, the middle is counted and dropped, cuts fall on UTF-8 boundaries and
 //     invalid UTF-8 is replaced by U+FFFD. Memory per call stays near the limit
 //     however much the command prints.
+//   - Every process of the call has a memory, a CPU-time and a process-count
+//     cap (see Limits); when one most likely ended the command, Result.Limit
+//     says which, in one line the model sees.
 //   - A non-zero exit, a signal or a timeout is a Result, not an error. Run's
 //     error is non-nil only when the command could not be started or when the
 //     caller's context ended it.
 //
 // # Confinement
 //
-// With WithConfiner, every command runs through a Confiner, which turns the
-// argv into one that runs it confined to the workspace with the kernel's
-// Access: read only and no network for the zero Access; a tool that writes
-// or needs the network runs on a kernel derived with (*Kernel).WithAccess,
-// which shares everything else. Package sandbox is the Linux (Landlock)
-// Confiner. A Confiner may refuse (exit 126) or run the command with a note
-// (Result.Notice), which the model sees as the last line of Result.Text.
+// Confinement is on by default (sandbox.BestEffort; WithConfinement): each
+// command may read the workspace, its empty HOME and the system's library
+// and data directories; write nowhere, or inside the workspace when the
+// kernel's Access says so (WithAccess, from the tool's Spec); use the
+// network only when its Access says so; and execute only its own program,
+// that program's dynamic loader and the helper directories its row of the
+// program table declares (ExecSet): no shell, no interpreter, no other
+// program, whatever the command tries (find -exec, env, xargs, git's
+// fsmonitor or aliases, setarch). A script therefore cannot run confined;
+// Run refuses it with the reason (exit 126). See package sandbox for the
+// exact read set and what Landlock leaves open.
+//
+// There is no second program start: each distinct policy (workspace,
+// access, readable paths, execute set, process cap) gets a spawner, a
+// goroutine locked for good to an OS thread of its own that applied
+// no_new_privs and the Landlock ruleset to itself once (Landlock restricts
+// one thread, without TSYNC). Commands under that policy are forked from
+// that thread and inherit its restriction; the agent's other threads are
+// never restricted (the Go runtime makes new threads from its template
+// thread, never by cloning a locked one). Idle spawners beyond 64 are
+// retired, never one with a live child (a thread's exit would fire the
+// parent-death signal of the children it forked). Strict refuses to run a
+// command whose policy the kernel cannot enforce in full; BestEffort runs
+// it as confined as possible, with a warning in Result.Notice; Off runs it
+// unconfined. The environment, the descendant control and the limits apply
+// in every mode.
+//
+// # Descendants
+//
+// Each call's leader starts in a new PID namespace (as root; otherwise in a
+// new user namespace too, uid and gid mapped to themselves) and leads a new
+// process group. When the leader exits, times out or is cancelled, it is
+// killed if need be and the kernel kills every process left in its
+// namespace: setsid, double forks and a changed process group escape
+// nothing. The leader gets SIGKILL when the host process dies, even by
+// SIGKILL (parent-death signal; its thread is a spawner, which outlives its
+// children). Where the system refuses both namespaces (a container without
+// them, say) the process group is the only control, and a descendant that
+// calls setsid outlives the call; DescendantControl says which holds.
+//
+// Consequences of being pid 1 of a namespace: the command ignores every
+// signal it has no handler for, except SIGKILL from outside and the
+// kernel's faults (so "kill $$" does nothing, SIGTERM from outside does
+// nothing, and RLIMIT_CPU's SIGXCPU is ignored: its SIGKILL one second
+// later ends the command), it sees no pid of the host, and orphans of the
+// call are reparented to it.
+//
+// # Limits
+//
+// Rlimits belong to a process, not a thread, so they are set on the child
+// with prlimit(2) while it is stopped: the child is started traced, the
+// kernel stops it right after its execve, before the dynamic loader runs;
+// the spawner sets the caps and detaches. The program never runs without
+// them. (Where tracing is refused, e.g. Yama's ptrace_scope 3, the caps are
+// set just after the start, while the loader runs.)
+//
+//   - Memory: RLIMIT_AS, default 1 GiB per process. An allocation beyond it
+//     fails; the Result's reason is a judgement from the peak RSS (40 % of
+//     the cap or more) or a memory error in the output, since programs
+//     react as they like (GNU sed 4.9 exits 0 with no output).
+//   - CPU: RLIMIT_CPU, default the timeout, per process.
+//   - Processes: not root, RLIMIT_NPROC in the call's own user namespace
+//     (exactly per call); as root, whom RLIMIT_NPROC does not bind, a pids
+//     cgroup (cgroup v1 pids hierarchy, writable by root) that the spawner
+//     thread joins, so its children are born inside: a cap per program and
+//     policy, shared by their concurrent calls. A cgroup v2 delegation is
+//     not used yet; without either, nothing caps the count
+//     (ProcessLimitEnforcement says which holds).
 //
 // A Kernel is immutable after New and safe for concurrent use.
 //
-// The package is Unix-only (process groups); Linux is the primary target,
-// where the group is killed before the leader is reaped, so its group id can
-// never be reused by an unrelated process in between.
+// The package is Unix-only (process groups); Linux is the primary target.
+// Elsewhere there is no confinement (BestEffort warns, Strict refuses), no
+// namespace and no resource limit.
 package kernel

@@ -6,17 +6,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// newKernel returns a kernel on a fresh workspace.
+// newKernel returns a kernel on a fresh workspace. The kernel's mechanics
+// tests run shell scripts, which confinement never lets run, so its
+// confinement is off unless opts say otherwise; confine_linux_test.go tests
+// confinement.
 func newKernel(t testing.TB, opts ...Option) *Kernel {
 	t.Helper()
-	k, err := New(t.TempDir(), opts...)
+	k, err := New(t.TempDir(), append([]Option{WithConfinement(sandbox.Off)}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -46,14 +53,80 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 	return p
 }
 
-// startedPid parses the pid from an output beginning "started PID".
-func startedPid(t *testing.T, output string) int {
-	t.Helper()
-	var pid int
-	if _, err := fmt.Sscanf(output, "started %d", &pid); err != nil || pid <= 1 {
-		t.Fatalf("no grandchild pid in output %q: %v", output, err)
+// markerSeq numbers sleepMarker's markers.
+var markerSeq atomic.Int64
+
+// sleepMarker returns an argument for sleep (about 40 to 50 seconds) unique
+// to this call in this test process, by which pidsWith finds the sleep
+// wherever it runs: in a PID namespace, "echo $!" would give a pid of that
+// namespace, not the host's.
+func sleepMarker() string {
+	return fmt.Sprintf("4%d.%d", markerSeq.Add(1)%10, os.Getpid()*100+int(markerSeq.Load()%100))
+}
+
+// pidsWith returns the live processes with arg among their arguments.
+func pidsWith(arg string) []int { return pidsWhere(arg, false) }
+
+// pidsWhere returns the live processes with arg among their arguments, only
+// sleepers (sleep, or this binary's helper-sleep) when sleeping is set.
+func pidsWhere(arg string, sleeping bool) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(b), "\x00")
+		if sleeping && len(args) > 1 && filepath.Base(args[0]) != "sleep" && args[1] != "helper-sleep" {
+			continue
+		}
+		if len(args) > 1 && slices.Contains(args[1:], arg) && alive(pid) {
+			out = append(out, pid)
+		}
 	}
-	return pid
+	return out
+}
+
+// waitFor waits until a live process has arg among its arguments and
+// returns its pid.
+func waitFor(t testing.TB, arg string) int { return waitWhere(t, arg, false) }
+
+// waitSleeper waits until a sleeper (see pidsWhere) has arg among its
+// arguments and returns its pid.
+func waitSleeper(t testing.TB, arg string) int { return waitWhere(t, arg, true) }
+
+func waitWhere(t testing.TB, arg string, sleeping bool) int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		if pids := pidsWhere(arg, sleeping); len(pids) > 0 {
+			return pids[0]
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no process with argument %s appeared", arg)
+	return 0
+}
+
+// assertGone fails unless no process with argv[1] arg is alive within a
+// short while; it kills what it finds.
+func assertGone(t testing.TB, arg string) {
+	t.Helper()
+	var pids []int
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		if pids = pidsWith(arg); len(pids) == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Errorf("processes %v (argument %s) outlived the call", pids, arg)
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
 
 // alive reports whether pid runs (a zombie counts as dead).
@@ -73,19 +146,6 @@ func alive(pid int) bool {
 	return state != 'Z' && state != 'X'
 }
 
-// assertDead fails unless pid is dead within a short while.
-func assertDead(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Errorf("process %d is still alive", pid)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-}
-
 // assertText compares a Result's model-visible text.
 func assertText(t *testing.T, res Result, want string) {
 	t.Helper()
@@ -98,6 +158,3 @@ func assertText(t *testing.T, res Result, want string) {
 func lines(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })
 }
-
-// killProcess kills one process by pid (cleanup for processes a test let escape).
-func killProcess(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }

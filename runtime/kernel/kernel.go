@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 // Defaults used by New when no Option overrides them.
@@ -30,20 +32,23 @@ type Kernel struct {
 	limit     int
 	path      string
 	dirs      []string // path split into its (absolute) entries
-	env       []string
-	wrapper   func(argv []string) ([]string, error)
-	confiner  Confiner // confine.go
+	env       []string // without the per-program entries (programEnv)
+	home      string   // the children's HOME: empty, private, never the workspace
+	mode      sandbox.Mode
+	read      []string // WithReadable
+	limits    Limits   // limits.go
 	access    Access   // confine.go; set by WithAccess
 }
 
 // config collects what the options set; New validates it.
 type config struct {
-	timeout  time.Duration
-	limit    int
-	path     string
-	env      []string
-	wrapper  func(argv []string) ([]string, error)
-	confiner Confiner
+	timeout time.Duration
+	limit   int
+	path    string
+	env     []string
+	mode    sandbox.Mode
+	read    []string
+	limits  Limits
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -63,7 +68,9 @@ func WithOutputLimit(n int) Option { return func(c *config) { c.limit = n } }
 // WithEnv adds "KEY=VALUE" entries to the scrubbed environment children get.
 // Repeated calls accumulate; a later entry replaces an earlier one (or a
 // default such as LANG) with the same key. New rejects an entry without '=',
-// with an empty key or a NUL byte, and one setting PATH (use WithPath).
+// with an empty key or a NUL byte, one setting PATH (use WithPath), and one
+// setting HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME or XDG_DATA_HOME: those
+// always name the kernel's empty private directory.
 func WithEnv(kv ...string) Option {
 	return func(c *config) { c.env = append(c.env, kv...) }
 }
@@ -73,21 +80,12 @@ func WithEnv(kv ...string) Option {
 // New rejects an empty PATH and one with an empty or relative entry.
 func WithPath(path string) Option { return func(c *config) { c.path = path } }
 
-// WithWrapper sets a hook applied to the resolved argv (argv[0] absolute) just
-// before exec, e.g. to re-exec through a sandboxing trampoline. The hook gets a
-// copy it may modify; the argv it returns is executed as is and its argv[0]
-// must be an absolute path. A hook error means the command is not started
-// (exit 126). Result.Argv still reports the unwrapped argv. Concurrent Runs
-// call the hook concurrently. nil means none.
-func WithWrapper(w func(argv []string) ([]string, error)) Option {
-	return func(c *config) { c.wrapper = w }
-}
-
 // New returns a Kernel locked to workspace, which must exist and be a
 // directory; it is stored as an absolute path with symlinks resolved. Errors
 // are prefixed "kernel: ".
 func New(workspace string, opts ...Option) (*Kernel, error) {
-	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, path: DefaultPath}
+	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, path: DefaultPath, mode: sandbox.DefaultMode,
+		limits: Limits{Memory: DefaultMemoryLimit, Processes: DefaultProcessLimit}}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -107,7 +105,24 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(c.path, ws, c.env)
+	if c.limits.CPU == 0 {
+		c.limits.CPU = c.timeout
+	}
+	if err := c.limits.check(); err != nil {
+		return nil, err
+	}
+	if err := checkMode(c.mode); err != nil {
+		return nil, err
+	}
+	read, err := cleanAbs(c.read)
+	if err != nil {
+		return nil, err
+	}
+	home, err := privateHome()
+	if err != nil {
+		return nil, err
+	}
+	env, err := buildEnv(c.path, home, c.env)
 	if err != nil {
 		return nil, err
 	}
@@ -118,13 +133,15 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		path:      c.path,
 		dirs:      dirs,
 		env:       env,
-		wrapper:   c.wrapper,
-		confiner:  c.confiner,
+		home:      home,
+		mode:      c.mode,
+		read:      read,
+		limits:    c.limits,
 	}, nil
 }
 
 // Workspace returns the absolute, symlink-free workspace directory: every
-// child's working directory and HOME.
+// child's working directory.
 func (k *Kernel) Workspace() string { return k.workspace }
 
 // Timeout returns how long one command may run.
@@ -133,8 +150,15 @@ func (k *Kernel) Timeout() time.Duration { return k.timeout }
 // OutputLimit returns the model-visible output cap in bytes.
 func (k *Kernel) OutputLimit() int { return k.limit }
 
-// Env returns a copy of the exact environment children get.
+// Env returns a copy of the environment every child gets, before the
+// entries of its program's row in the program table (see ChildEnv).
 func (k *Kernel) Env() []string { return slices.Clone(k.env) }
+
+// Home returns the directory children get as HOME, XDG_CONFIG_HOME,
+// XDG_CACHE_HOME and XDG_DATA_HOME: empty, owned by this user, not writable
+// by confined children, and never the workspace, so that no configuration a
+// repository ships (.gitconfig, .curlrc, ...) is read as the user's.
+func (k *Kernel) Home() string { return k.home }
 
 func resolveWorkspace(dir string) (string, error) {
 	if dir == "" {
@@ -173,12 +197,14 @@ func splitPath(path string) ([]string, error) {
 
 // buildEnv returns the scrubbed environment: the fixed entries, then the
 // extras, a later key replacing an earlier one in place.
-func buildEnv(path, workspace string, extras []string) ([]string, error) {
+func buildEnv(path, home string, extras []string) ([]string, error) {
 	env := []string{
 		"PATH=" + path,
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
-		"HOME=" + workspace,
+	}
+	for _, key := range homeKeys {
+		env = append(env, key+"="+home)
 	}
 	for _, kv := range extras {
 		key, _, ok := strings.Cut(kv, "=")
@@ -189,13 +215,37 @@ func buildEnv(path, workspace string, extras []string) ([]string, error) {
 			return nil, fmt.Errorf("kernel: env entry %q holds a NUL byte", kv)
 		case key == "PATH":
 			return nil, errors.New("kernel: env entry sets PATH; use WithPath")
+		case slices.Contains(homeKeys, key):
+			return nil, fmt.Errorf("kernel: env entry sets %s, which always names the kernel's empty private directory", key)
 		}
-		i := slices.IndexFunc(env, func(e string) bool { return strings.HasPrefix(e, key+"=") })
-		if i >= 0 {
-			env[i] = kv
-		} else {
-			env = append(env, kv)
-		}
+		env = setEnv(env, kv)
 	}
 	return env, nil
+}
+
+// homeKeys name the directories where programs look for the user's
+// configuration; they all point to the kernel's empty private directory.
+var homeKeys = []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"}
+
+// setEnv sets kv in env, replacing an entry with the same key in place.
+func setEnv(env []string, kv string) []string {
+	key, _, _ := strings.Cut(kv, "=")
+	i := slices.IndexFunc(env, func(e string) bool { return strings.HasPrefix(e, key+"=") })
+	if i >= 0 {
+		env[i] = kv
+		return env
+	}
+	return append(env, kv)
+}
+
+// cleanAbs returns paths cleaned, or an error naming one that is relative.
+func cleanAbs(paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("kernel: readable path %q is not absolute", p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out, nil
 }

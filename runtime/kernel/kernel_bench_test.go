@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 const gib = 1 << 30
@@ -80,10 +82,26 @@ func BenchmarkBareExecTrueOutput(b *testing.B) {
 	}
 }
 
+// BenchmarkKernelRunTrue is the kernel with confinement off: private
+// HOME, PID namespace, limits (and the pids cgroup, as root) still on.
 func BenchmarkKernelRunTrue(b *testing.B) {
-	k := newKernel(b)
+	runTrue(b, newKernel(b))
+}
+
+// BenchmarkKernelRunTrueConfined is BenchmarkKernelRunTrue confined by
+// Landlock in strict mode: the same workspace and command, with the
+// execute set, the PID namespace and the limits, from a spawner thread.
+func BenchmarkKernelRunTrueConfined(b *testing.B) {
+	if _, ok := sandbox.Available(); !ok {
+		b.Skip("Landlock cannot enforce the policy here")
+	}
+	runTrue(b, newKernel(b, WithConfinement(sandbox.Strict)))
+}
+
+// runTrue runs /bin/true on k b.N times, in one workspace.
+func runTrue(b *testing.B, k *Kernel) {
 	for b.Loop() {
-		if res, err := k.Run(context.Background(), []string{"/bin/true"}); err != nil || res.ExitCode != 0 {
+		if res, err := k.Run(context.Background(), []string{"/bin/true"}); err != nil || res.ExitCode != 0 || res.Notice != "" {
 			b.Fatal(res.Text(), err)
 		}
 	}

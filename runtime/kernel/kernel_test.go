@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 func TestNewDefaults(t *testing.T) {
@@ -30,7 +32,10 @@ func TestNewDefaults(t *testing.T) {
 		"PATH=/usr/local/bin:/usr/bin:/bin",
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
-		"HOME=" + real,
+		"HOME=" + k.Home(),
+		"XDG_CONFIG_HOME=" + k.Home(),
+		"XDG_CACHE_HOME=" + k.Home(),
+		"XDG_DATA_HOME=" + k.Home(),
 	}
 	if !slices.Equal(k.Env(), want) {
 		t.Errorf("Env() = %q, want %q", k.Env(), want)
@@ -57,7 +62,10 @@ func TestNewOptions(t *testing.T) {
 		"PATH=/bin:/usr/bin",
 		"LANG=en_US.UTF-8",
 		"LC_ALL=C.UTF-8",
-		"HOME=" + k.Workspace(),
+		"HOME=" + k.Home(),
+		"XDG_CONFIG_HOME=" + k.Home(),
+		"XDG_CACHE_HOME=" + k.Home(),
+		"XDG_DATA_HOME=" + k.Home(),
 		"FOO=baz=qux",
 		"EMPTY=",
 	}
@@ -116,6 +124,14 @@ func TestNewErrors(t *testing.T) {
 		{"env empty key", dir, []Option{WithEnv("=x")}, "not KEY=VALUE"},
 		{"env NUL", dir, []Option{WithEnv("A=b\x00c")}, "NUL"},
 		{"env PATH", dir, []Option{WithEnv("PATH=/tmp")}, "use WithPath"},
+		{"env HOME", dir, []Option{WithEnv("HOME=" + dir)}, "sets HOME"},
+		{"env XDG", dir, []Option{WithEnv("XDG_CONFIG_HOME=" + dir)}, "sets XDG_CONFIG_HOME"},
+		{"mode", dir, []Option{WithConfinement(sandbox.Mode(9))}, "unknown confinement mode"},
+		{"readable", dir, []Option{WithReadable("opt")}, "not absolute"},
+		{"memory", dir, []Option{WithMemoryLimit(1 << 20)}, "at least 16 MiB"},
+		{"memory negative", dir, []Option{WithMemoryLimit(-1)}, "memory limit"},
+		{"cpu", dir, []Option{WithCPULimit(-time.Second)}, "cpu limit"},
+		{"processes", dir, []Option{WithProcessLimit(-1)}, "process limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,7 +3,7 @@
 package kernel
 
 import (
-	"os/exec"
+	"os"
 	"syscall"
 	"unsafe"
 )
@@ -12,29 +12,31 @@ import (
 const pPID = 1
 
 // watchLeader returns a channel closed once the started leader has exited,
-// and reap, which then collects its status (cmd.Wait). On Linux the leader is
-// not reaped before reap is called: until then its pid, which is also the
+// and reap, which then collects its status. On Linux the leader is not
+// reaped before reap is called: until then its pid, which is also the
 // process group id, stays allocated, so killGroup cannot hit an unrelated
 // group.
-func watchLeader(cmd *exec.Cmd) (exited <-chan struct{}, reap func() error) {
+func watchLeader(p *os.Process) (exited <-chan struct{}, reap func() (*os.ProcessState, error)) {
 	ch := make(chan struct{})
 	var (
 		reaped  bool
+		ps      *os.ProcessState
 		waitErr error
 	)
 	go func() {
 		defer close(ch)
-		if waitNoReap(cmd.Process.Pid) != nil {
+		if waitNoReap(p.Pid) != nil {
 			// waitid refused: fall back to a reaping wait.
-			reaped, waitErr = true, cmd.Wait()
+			reaped = true
+			ps, waitErr = p.Wait()
 		}
 	}()
-	return ch, func() error {
+	return ch, func() (*os.ProcessState, error) {
 		<-ch
 		if reaped {
-			return waitErr
+			return ps, waitErr
 		}
-		return cmd.Wait()
+		return p.Wait()
 	}
 }
 

@@ -171,20 +171,12 @@ var gitEnv = sync.OnceValue(func() []string {
 	return env
 })
 
-// rcDir is a private directory, made once per process, holding empty
+// rcDir is a private per-user directory (see privateDir) holding empty
 // configuration files (.curlrc, wgetrc) that programs are pointed at instead
 // of the ones in HOME; "" when it could not be made.
 var rcDir = sync.OnceValue(func() string {
-	dir, err := os.MkdirTemp("", "toolgen-rc-")
+	dir, err := privateDir("toolgen-rc-", []string{".curlrc", "wgetrc", "npmrc", "npmrc-global", "php.ini"})
 	if err != nil {
-		return ""
-	}
-	for _, f := range []string{".curlrc", "wgetrc", "npmrc", "npmrc-global", "php.ini"} {
-		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o444); err != nil {
-			return ""
-		}
-	}
-	if os.Chmod(dir, 0o555) != nil {
 		return ""
 	}
 	return dir

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 // A hostile repository: its .git/config (or a tracked .gitconfig read as
@@ -129,9 +131,12 @@ func (r *progRepo) plainRun(t testing.TB, argv []string) string {
 	return string(out)
 }
 
-func (r *progRepo) kernelRun(t testing.TB, argv []string) Result {
+func (r *progRepo) kernelRun(t testing.TB, argv []string, opts ...Option) Result {
 	t.Helper()
-	k, err := New(r.ws, WithTimeout(20*time.Second), WithOutputLimit(4096))
+	// Confinement off unless opts say otherwise: these tests are about what
+	// the program table forces on its own.
+	opts = append([]Option{WithConfinement(sandbox.Off), WithTimeout(20 * time.Second), WithOutputLimit(4096)}, opts...)
+	k, err := New(r.ws, opts...)
 	require.NoError(t, err)
 	res, err := k.Run(context.Background(), argv)
 	require.NoError(t, err)
@@ -359,6 +364,15 @@ func TestGitRemainingAttacksNeedExecuteSet(t *testing.T) {
 	r.submodule(t, "[submodule \"sm\"]\n\tpath = sm\n\turl = ./sm\n\tignore = none\n")
 	res := r.kernelRun(t, []string{"git", "status", "--short"})
 	assert.True(t, r.ran(), "a submodule's filter no longer runs with confinement off: update programs.go's doc: %s", res.Text())
+	// And the execute set stops it.
+	if _, ok := sandbox.Available(); ok {
+		require.NoError(t, os.Remove(r.marker))
+		for _, mode := range []sandbox.Mode{sandbox.Strict, sandbox.BestEffort} {
+			res = r.kernelRun(t, []string{"git", "status", "--short"}, WithConfinement(mode))
+			assert.False(t, r.ran(), "%v: a submodule's filter ran confined: %s", mode, res.Text())
+			assert.Contains(t, res.Output, "Permission denied", mode)
+		}
+	}
 }
 
 // TestGitStillWorks: with everything forced, the commands descriptors run
@@ -519,7 +533,7 @@ func BenchmarkRunGitVersion(b *testing.B) {
 	}
 	ws := b.TempDir()
 	progGit(b, ws, "init", "-q")
-	k, err := New(ws)
+	k, err := New(ws, WithConfinement(sandbox.Off))
 	require.NoError(b, err)
 	b.Run("bare", func(b *testing.B) {
 		for b.Loop() {
@@ -598,7 +612,8 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 func TestProgramEnvBeatsWithEnv(t *testing.T) {
 	r := newProgRepo(t)
 	r.appendFile(t, ".gitconfig", "[core]\n\tfsmonitor = "+r.evil+"\n")
-	k, err := New(r.ws, WithEnv("GIT_CONFIG_GLOBAL="+filepath.Join(r.ws, ".gitconfig"), "GIT_CONFIG_COUNT=0", "GIT_PAGER=evil"))
+	k, err := New(r.ws, WithConfinement(sandbox.Off), // what programEnv forces on its own
+		WithEnv("GIT_CONFIG_GLOBAL="+filepath.Join(r.ws, ".gitconfig"), "GIT_CONFIG_COUNT=0", "GIT_PAGER=evil"))
 	require.NoError(t, err)
 	res, err := k.Run(context.Background(), []string{"git", "status"})
 	require.NoError(t, err)

@@ -10,8 +10,7 @@ import (
 // report": exit 0, no output, not truncated, not timed out.
 type Result struct {
 	// Argv is what ran: the caller's argv with argv[0] resolved to an absolute
-	// path (before any WithWrapper hook or Confiner). When argv[0] could not be resolved it
-	// is left as given.
+	// path. When argv[0] could not be resolved it is left as given.
 	Argv []string
 	// ExitCode is the exit status, shell style: 127 command not found, 126
 	// found but not executable (or not startable), 128+n when killed by signal
@@ -35,8 +34,12 @@ type Result struct {
 	Timeout time.Duration
 	// Duration is the wall time of the call, from start to the end of output.
 	Duration time.Duration
-	// Notice is the Confiner's note about how the command ran (WithConfiner),
-	// e.g. a warning that it ran unconfined; "" for none.
+	// Limit names the resource limit that ended the command, in one line
+	// ("cpu time limit 30s exceeded"); "" when none did, as far as the
+	// kernel can tell (see Limits).
+	Limit string
+	// Notice is the confinement's note about how the command ran, e.g. a
+	// warning that it ran unconfined (WithConfinement); "" for none.
 	Notice string
 }
 
@@ -51,6 +54,11 @@ type Result struct {
 // last line follows, on a line of its own:
 //
 //	[timed out after 30s; process group killed]
+//
+// When a resource limit ended the command, its reason follows, bracketed,
+// on a line of its own:
+//
+//	[cpu time limit 30s exceeded]
 //
 // When there is a Notice, it comes last, bracketed, on a line of its own:
 //
@@ -73,12 +81,15 @@ func (r Result) Text() string {
 		}
 		b.WriteString("; process group killed]")
 	}
-	if r.Notice != "" {
+	for _, note := range []string{r.Limit, r.Notice} {
+		if note == "" {
+			continue
+		}
 		if s := b.String(); !strings.HasSuffix(s, "\n") {
 			b.WriteByte('\n')
 		}
 		b.WriteByte('[')
-		b.WriteString(r.Notice)
+		b.WriteString(note)
 		b.WriteByte(']')
 	}
 	return b.String()

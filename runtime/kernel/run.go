@@ -4,33 +4,41 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// drainGrace bounds how long Run keeps reading output once the process group
-// is gone; it only matters when a process that left the group (setsid) still
-// holds the pipe.
+// drainGrace bounds how long Run keeps reading output once the leader is
+// gone; it only matters when a process that escaped (setsid, where there is
+// no PID namespace) still holds the pipe.
 const drainGrace = 100 * time.Millisecond
 
 // Run runs argv (no shell; see the package doc) and waits for it, its output
-// and its process group to end.
+// and every process it started to end.
 //
 // The error is nil whenever the command ran, whatever its exit status, signal
 // or timeout: those are in the Result. It is non-nil only when
-//   - argv is empty, or argv[0] cannot be resolved or started: the Result has
-//     ExitCode 127 (error wraps ErrNotFound) or 126 (usually wrapping
+//   - argv is empty, or argv[0] cannot be resolved or started, or its
+//     confinement cannot be applied in Strict mode: the Result has ExitCode
+//     127 (error wraps ErrNotFound) or 126 (usually wrapping
 //     ErrNotExecutable) and its Output says why;
-//   - ctx ended before the command did: the process group is killed and the
-//     error wraps ctx.Err(); the Result holds the output so far (ExitCode 137;
-//     also when ctx was done before anything started).
+//   - ctx ended before the command did: everything it started is killed and
+//     the error wraps ctx.Err(); the Result holds the output so far (ExitCode
+//     137; also when ctx was done before anything started).
 //
 // The kernel's own timeout (WithTimeout) is not an error: the Result has
 // TimedOut set and ExitCode 124.
+//
+// A WithObserver context sees the Result and error.
 func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
+	res, err := k.runArgv(ctx, argv)
+	return observe(ctx, res, err)
+}
+
+func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
 	res := Result{Argv: slices.Clone(argv), Timeout: k.timeout}
 	if len(argv) == 0 {
 		return k.notStarted(res, 127, fmt.Errorf("kernel: empty argv: %w", ErrNotFound))
@@ -43,98 +51,75 @@ func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
 		return k.notStarted(res, exitCodeFor(err), err)
 	}
 	res.Argv[0] = path
-	execArgv := res.Argv
-	if k.wrapper != nil {
-		if execArgv, err = k.wrap(res.Argv); err != nil {
+	pol := k.Policy(path)
+	d := sandbox.Decide(pol, k.mode)
+	if d.Err != nil {
+		return k.notStarted(res, 126, fmt.Errorf("kernel: not running %s: %w", path, d.Err))
+	}
+	if d.Apply {
+		if err := checkConfinable(path); err != nil {
 			return k.notStarted(res, 126, err)
 		}
 	}
-	if k.confiner != nil {
-		if execArgv, res.Notice, err = k.confine(execArgv); err != nil {
-			return k.notStarted(res, 126, err)
-		}
-	}
-	return k.run(ctx, res, execArgv)
+	return k.run(ctx, res, pol, d)
 }
 
-// wrap applies the WithWrapper hook to a copy of argv.
-func (k *Kernel) wrap(argv []string) ([]string, error) {
-	w, err := k.wrapper(slices.Clone(argv))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("kernel: wrapper: %w", err)
-	case len(w) == 0 || !filepath.IsAbs(w[0]):
-		return nil, fmt.Errorf("kernel: wrapper returned %q: argv[0] must be an absolute path", w)
+// ChildEnv returns the exact environment the child running argv (argv[0]
+// absolute, as resolved) gets: Env, then the entries of the program's row
+// in the program table, which force its configuration safe (for git: no
+// global or system config, nothing that executes, including the settings
+// the repository it will use names itself) and replace an Env entry with
+// the same key.
+func (k *Kernel) ChildEnv(argv []string) []string {
+	env := slices.Clone(k.env)
+	for _, kv := range programEnvIn(argv[0], k.workspace, argv[1:]) {
+		env = setEnv(env, kv)
 	}
-	return w, nil
+	return env
 }
 
-// run starts execArgv, then waits for the first of: the leader's exit, the
-// timeout, ctx. Then it kills the group, reaps the leader and finishes
-// reading the output.
-func (k *Kernel) run(ctx context.Context, res Result, execArgv []string) (Result, error) {
+// run starts the command confined by pol as d says, then waits for the
+// first of: the leader's exit, the timeout, ctx. Then it kills everything
+// left, reaps the leader and finishes reading the output.
+func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sandbox.Decision) (Result, error) {
 	start := time.Now()
 	timeout := time.NewTimer(k.timeout) // counts from here, so a slow start is no excuse
 	defer timeout.Stop()
-	cmd, r, err := k.start(execArgv, programEnvIn(res.Argv[0], k.workspace, res.Argv[1:]))
+	c, err := k.start(res.Argv, pol, d)
 	if err != nil {
-		err = fmt.Errorf("kernel: start %s: %w", res.Argv[0], err)
 		return k.notStarted(res, exitCodeFor(err), err)
 	}
+	defer c.done()
+	res.Notice = c.note
 	out := newBoundedBuffer(k.limit)
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
-		drain(r, out)
+		drain(c.out, out)
 	}()
-	exited, reap := watchLeader(cmd)
+	exited, reap := watchLeader(c.proc)
 	var ctxErr error
 	res.TimedOut, ctxErr = await(ctx, exited, timeout.C)
-	killGroup(cmd.Process.Pid)
-	waitErr := reap()
-	stopDrain(r, drained)
+	killGroup(c.proc.Pid)
+	ps, waitErr := reap()
+	stopDrain(c.out, drained)
 	res.Duration = time.Since(start)
 	res.setOutput(out.clip())
 	switch {
 	case res.TimedOut:
 		res.ExitCode = 124
-	case cmd.ProcessState != nil:
-		res.ExitCode = exitCode(cmd.ProcessState)
+	case ps != nil:
+		res.ExitCode = exitCode(ps)
 	default: // not reached: a started command always has a wait status
 		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
+	}
+	if ps != nil && ctxErr == nil {
+		res.Limit = c.limitReason(k.limits, ps, res.Output, res.TimedOut)
 	}
 	if ctxErr != nil {
 		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)
 	}
 	return res, nil
-}
-
-// start starts execArgv as the leader of a new process group, in the
-// workspace, with the scrubbed environment, stdin from the null device and
-// stdout and stderr on one pipe, whose read end it returns. The environment
-// ends with extra, the program's entries (programEnvIn), which win.
-func (k *Kernel) start(execArgv []string, extra []string) (*exec.Cmd, *os.File, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, nil, fmt.Errorf("output pipe: %w", err)
-	}
-	cmd := &exec.Cmd{
-		Path:        execArgv[0],
-		Args:        execArgv,
-		Env:         append(slices.Clone(k.env), extra...),
-		Dir:         k.workspace,
-		Stdin:       nil, // the null device
-		Stdout:      w,
-		Stderr:      w,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-	}
-	err = cmd.Start()
-	w.Close() // the child has its copy; EOF comes when every holder is gone
-	if err != nil {
-		r.Close()
-		return nil, nil, classifyStart(err)
-	}
-	return cmd, r, nil
 }
 
 // await blocks until the leader exits, the timeout fires or ctx is done,

@@ -70,8 +70,10 @@ func WithSpecCheck(check func(*tool.Spec) error) Option {
 }
 
 // WithDenyList sets the deny list descriptors are validated with; without
-// it, validate.DefaultDenyList.
-func WithDenyList(d validate.DenyList) Option { return func(c *config) { c.deny = d } }
+// it, base.DefaultDenyList.
+func WithDenyList(d base.DenyList) Option {
+	return func(c *config) { c.deny = validate.DenyList(d) }
+}
 
 // WithKnown tells the loader which tool names are defined elsewhere (built-in,
 // generated or other code-form tools). A descriptor with such a name is
@@ -255,34 +257,39 @@ func (l *Loader) Snapshot() Snapshot {
 // located in the file.
 func (l *Loader) parse(file string, data []byte) (parsed[*base.CommandToolBase], error) {
 	var p parsed[*base.CommandToolBase]
-	spec, pos, err := tool.DecodeSpec(file, data)
-	if err != nil {
-		return p, err
+	// Decoded and validated together: every independent problem of the
+	// file is reported at once. A valid Spec with problems of single fields
+	// (an unknown one, say) is checked on, so its other problems (examples)
+	// are reported with them, as toolgen generate reports them.
+	spec, tmpl, pos, decoded := validate.Descriptor(file, data, validate.WithDenyList(l.cfg.deny))
+	if tmpl == nil {
+		return p, decoded
 	}
+	fail := func(errs ...error) error { return pos.Locate(errors.Join(append([]error{decoded}, errs...)...)) }
 	p.name, p.key = spec.Name, tool.Digest(spec)
 	p.at, _ = pos.Of("name")
 	known, isKnown := Known{}, false
 	if l.cfg.known != nil {
 		known, isKnown = l.cfg.known(spec.Name)
 	}
-	if isKnown && known.Digest != "" && known.Digest == p.key {
+	if decoded == nil && isKnown && known.Digest != "" && known.Digest == p.key {
 		p.skip = true // compiled in already: the generated tool serves it
 		return p, nil
 	}
-	b, err := base.New(spec, l.kernel, validate.WithDenyList(l.cfg.deny))
+	b, err := base.New(spec, l.kernel, base.WithDenyList(base.DenyList(l.cfg.deny)))
 	if err != nil {
-		return p, pos.Locate(err)
+		return p, fail(err)
 	}
 	if isKnown {
-		return p, pos.Locate(knownConflict(spec.Name, known))
+		return p, fail(knownConflict(spec.Name, known))
 	}
 	if l.cfg.check != nil {
 		if err := l.cfg.check(&spec); err != nil {
-			return p, pos.Locate(err)
+			return p, fail(err)
 		}
 	}
-	if errs := b.CheckExamples(); len(errs) > 0 {
-		return p, pos.Locate(errors.Join(errs...))
+	if errs := b.CheckExamples(); len(errs) > 0 || decoded != nil {
+		return p, fail(errs...)
 	}
 	p.item = b
 	return p, nil

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -183,7 +183,7 @@ func TestAttacks(t *testing.T) {
 		{"nul", "{\"name\": \"a\x00\"}", "F:1:12: error 613: file holds a NUL byte; a descriptor is UTF-8 text"},
 		{"huge", "", "F: error 613: file is 104857600 bytes, larger than the limit of 1048576 bytes (1 MiB); a descriptor is a small JSON file"},
 		{"deep", deep, "F:1:10079: error 613: invalid JSON: invalid character '[' exceeded max depth"},
-		{"dupkey", `{"name": "a", "name": "b"}`, `F:1:15: error 613: duplicate key "name" in a descriptor`},
+		{"dupkey", `{"name": "a", "name": "b", "description": "d", "command": "ls"}`, `F:1:15: error 613: duplicate key "name" in a descriptor`},
 		{"semicolon", withCommand("semi", "ls {path};id"), `F:1:38: error 613: template: character ';' (U+003B SEMICOLON) at byte offset 9 is not allowed: shell operator and quote characters (' " ` + "`" + ` ; | & $ < >) are rejected`},
 		{"subst", withCommand("subst", "ls $(id) {path}"), `F:1:39: error 613: template: character '$' (U+0024 DOLLAR SIGN) at byte offset 3 is not allowed: shell operator and quote characters (' " ` + "`" + ` ; | & $ < >) are rejected`},
 		{"rm", withCommand("rm1", "rm {path}"), `F:1:37: error 613: binary "rm" is on the deny list (entry "rm")`},
@@ -390,7 +390,7 @@ func TestLoadedToolRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := loader.New(dir, k, loader.WithDenyList(validate.DefaultDenyList()))
+	l, err := loader.New(dir, k, loader.WithDenyList(base.DefaultDenyList()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func TestLoadedToolRuns(t *testing.T) {
 func TestDenyListOption(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "grep.tool.json", desc("g", "Grep"))
-	_, problems := newLoader(t, dir, loader.WithDenyList(validate.DefaultDenyList().With("grep"))).LoadAll()
+	_, problems := newLoader(t, dir, loader.WithDenyList(base.DefaultDenyList().With("grep"))).LoadAll()
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), `binary "grep" is on the deny list`) {
 		t.Errorf("problems = %v", problems)
 	}

@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -41,15 +39,6 @@ import (
 // reports the overhead directly.
 
 const benchClients = 8
-
-// serveGC sets the GC target toolgen serve runs with (cmd/toolgen/serve.go:
-// 400 unless GOGC is set), for the benchmark's duration.
-func serveGC(b *testing.B) {
-	if os.Getenv("GOGC") == "" {
-		old := debug.SetGCPercent(400)
-		b.Cleanup(func() { debug.SetGCPercent(old) })
-	}
-}
 
 type benchLayer struct {
 	name string
@@ -185,7 +174,6 @@ func serveStdioPipes(b *testing.B, srv *Server) *sdk.ClientSession {
 }
 
 func BenchmarkRoundTrip(b *testing.B) {
-	serveGC(b)
 	k := newKernel(b)
 	tl := commandTool(b, k, "nothing", "true")
 	layers := benchLayers(k, tl)
@@ -245,7 +233,6 @@ func BenchmarkRoundTrip(b *testing.B) {
 // of a shared machine): overhead-us (wall time per call, server minus
 // kernel) and overhead-% (relative to the kernel).
 func BenchmarkServerOverhead(b *testing.B) {
-	serveGC(b)
 	k := newKernel(b)
 	tl := commandTool(b, k, "nothing", "true")
 	layers := benchLayers(k, tl)

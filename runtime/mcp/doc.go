@@ -1,5 +1,6 @@
-// Package mcp serves a tool.Registry to any MCP client, over stdio, with the
-// Model Context Protocol Go SDK (github.com/modelcontextprotocol/go-sdk).
+// Package mcp serves a tool.Registry to any MCP client, over stdio or
+// Streamable HTTP, with the Model Context Protocol Go SDK
+// (github.com/modelcontextprotocol/go-sdk).
 //
 //	p, err := preset.New(preset.WithWorkspace("."), preset.WithToolsDir("tools"))
 //	...
@@ -7,6 +8,19 @@
 //	...
 //	go p.Watch(ctx, func() { srv.Sync() })    // hot reload: list_changed
 //	err = srv.Serve(ctx, os.Stdin, os.Stdout) // stdout is the protocol
+//
+// or over HTTP (the SDK's StreamableHTTPHandler behind a bearer token, an
+// Origin check and bounds; see Handler), with a graceful stop:
+//
+//	http.Handle("/mcp", srv.Handler(mcp.HTTPOptions{Token: token, Stateless: true}))
+//	...
+//	srv.Drain(ctxWithDeadline) // no new calls; running ones finish or are killed
+//	srv.CloseSessions()
+//
+// WithToolWrapper wraps every served tool, e.g. with audit.Auditor.Wrap so
+// that each call is recorded; the call's context then carries an
+// audit.Caller naming the transport ("stdio", "http", "connect") and the
+// session.
 //
 // # Contract
 //
@@ -44,7 +58,12 @@
 //     is answered with a JSON-RPC parse error (-32700, id null), one that is
 //     JSON but not a JSON-RPC message, a batch, or a line longer than
 //     WithMaxMessageBytes with an invalid-request error (-32600), and the
-//     server keeps serving. When the input ends (the client closed it or went
+//     server keeps serving. A request whose id is already used by a request
+//     of the session still in flight is refused with an invalid-request
+//     error (-32600) carrying that id, and does not run; the first is
+//     answered as usual. A request before initialize (protocol versions with
+//     the handshake) gets -32600 too; no error goes out with code 0. When
+//     the input ends (the client closed it or went
 //     away), the requests already read get a second to be answered; then the
 //     calls still running are cancelled (their process groups killed), every
 //     request is answered, and Serve returns nil.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -51,6 +53,15 @@ type config struct {
 	maxArgs       int
 	maxMessage    int
 	maxCalls      int
+	wrap          func(tool.Tool, tool.Form) tool.Tool
+}
+
+// WithToolWrapper wraps every tool the server serves (at New and at each
+// Sync), for instance with an audit.Auditor's Wrap; the wrapper sees the
+// tool's lineage form. The definition (name, description, schema) served
+// is the wrapped tool's.
+func WithToolWrapper(wrap func(tool.Tool, tool.Form) tool.Tool) Option {
+	return func(c *config) { c.wrap = wrap }
 }
 
 // WithLogger sets where the server logs (never to its protocol output). The
@@ -95,6 +106,17 @@ type Server struct {
 	syncMu  sync.Mutex    // serialises Sync
 	mu      sync.RWMutex  // guards served
 	served  map[string]served
+	wrap    func(tool.Tool, tool.Form) tool.Tool
+
+	// Graceful shutdown (Drain): while draining no call starts; running
+	// ones are counted in running and cancelled through stopCalls.
+	runMu     sync.Mutex
+	draining  bool
+	running   int
+	idle      chan struct{} // closed when running drops to 0 while draining
+	requests  int           // HTTP requests in flight (Handler), under runMu
+	callsCtx  context.Context
+	stopCalls context.CancelCauseFunc
 }
 
 // served is a tool as the server currently advertises it.
@@ -136,7 +158,8 @@ func New(reg *tool.Registry, opts ...Option) (*Server, error) {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{reg: reg, logger: c.logger, maxArgs: c.maxArgs, maxMsg: c.maxMessage,
-		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}}
+		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}, wrap: c.wrap}
+	s.callsCtx, s.stopCalls = context.WithCancelCause(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: c.name, Version: c.version}, &sdk.ServerOptions{
 		Instructions: c.instructions,
 		Logger:       c.logger,
@@ -221,7 +244,16 @@ func (s *Server) Sync() Changes {
 func (s *Server) sync() Changes {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	defs, errs := definitions(s.reg.Entries()) // one snapshot
+	entries := s.reg.Entries() // one snapshot
+	for i, e := range entries {
+		// The size limit inside the wrapper, so the audit log records
+		// the refusal like any other 614.
+		entries[i].Tool = limited{e.Tool, s.maxArgs}
+		if s.wrap != nil {
+			entries[i].Tool = s.wrap(entries[i].Tool, e.Form)
+		}
+	}
+	defs, errs := definitions(entries)
 	for _, err := range errs {
 		s.logger.Error(err.Error())
 	}
@@ -263,6 +295,21 @@ func (s *Server) sync() Changes {
 	return ch
 }
 
+// limited refuses arguments larger than max with a 614, without calling
+// the tool.
+type limited struct {
+	tool.Tool
+	max int
+}
+
+func (l limited) Call(ctx context.Context, args json.RawMessage) (string, error) {
+	if len(args) > l.max {
+		return "", tool.ValueErrorf("", "arguments are %d bytes; the limit is %d: pass large content through a file and give its path",
+			len(args), l.max)
+	}
+	return l.Tool.Call(ctx, args)
+}
+
 // lookup returns the tool served under name.
 func (s *Server) lookup(name string) (tool.Tool, bool) {
 	s.mu.RLock()
@@ -280,15 +327,24 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	args := req.Params.Arguments
-	if len(args) > s.maxArgs {
-		return errorResult(tool.ValueErrorf("", "arguments are %d bytes; the limit is %d: pass large content through a file and give its path",
-			len(args), s.maxArgs)), nil
-	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	ctx, done := withSession(ctx)
+	if !s.enter() {
+		return errorResult(fmt.Errorf("%s: not run: the server is shutting down; call again (another replica may answer)", name)), nil
+	}
+	defer s.leave()
+	if s.wrap != nil { // only a wrapper (the audit log) asks who called
+		ctx = audit.WithCaller(ctx, caller(ctx, req))
+	}
+	// One context per call, cancelled when the session ends (withSession)
+	// or at the shutdown deadline (Drain).
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	done := withSession(ctx, cancel)
 	defer done()
+	stopAfter := context.AfterFunc(s.callsCtx, func() { cancel(context.Cause(s.callsCtx)) })
+	defer stopAfter()
 	select {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
@@ -297,7 +353,12 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	}
 	start := time.Now()
 	text, err := s.call(ctx, t, args)
-	s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
+	if err != nil && s.callsCtx.Err() != nil {
+		err = fmt.Errorf("%w (%v)", err, errShutdown)
+	}
+	if s.logger.Enabled(ctx, slog.LevelDebug) { // the arguments alone cost allocations
+		s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
+	}
 	if err != nil {
 		return errorResult(err), nil
 	}
@@ -325,9 +386,11 @@ func errorResult(err error) *sdk.CallToolResult {
 // context cancelled when the client is gone, which every call of the session
 // also watches, and the calls still running.
 type session struct {
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	calls  sync.WaitGroup
+	ctx       context.Context
+	cancel    context.CancelCauseFunc
+	calls     sync.WaitGroup
+	transport string // "stdio" (Serve) or "connect" (Connect)
+	id        string // random, for the audit log
 }
 
 type sessionKey struct{}
@@ -338,25 +401,37 @@ var errClientGone = errors.New("mcp: the client closed the connection")
 // newSession returns a session whose context ends with parent, and the
 // context to connect with, which carries the session down to the handlers
 // (the SDK derives every request's context from it, values included).
-func newSession(parent context.Context) (*session, context.Context) {
+func newSession(parent context.Context, transport string) (*session, context.Context) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sess := &session{ctx: ctx, cancel: cancel}
+	sess := &session{ctx: ctx, cancel: cancel, transport: transport, id: rand.Text()[:16]}
 	return sess, context.WithValue(parent, sessionKey{}, sess)
 }
 
-// withSession returns ctx, also cancelled when the session of the request
-// ends, and counts the call as running in its session until done is called.
-func withSession(ctx context.Context) (_ context.Context, done func()) {
+// caller says who made a call, for the audit log: the stdio (or Connect)
+// session carried by ctx, or else an HTTP session of the SDK's handler.
+func caller(ctx context.Context, req *sdk.CallToolRequest) audit.Caller {
+	if sess, ok := ctx.Value(sessionKey{}).(*session); ok {
+		return audit.Caller{Transport: sess.transport, Session: sess.id}
+	}
+	c := audit.Caller{Transport: "http"}
+	if req.Session != nil {
+		c.Session = req.Session.ID()
+	}
+	return c
+}
+
+// withSession arranges for cancel (the call's) to run when the session of
+// the request (carried by ctx) ends, and counts the call as running in its
+// session until done is called.
+func withSession(ctx context.Context, cancel context.CancelCauseFunc) (done func()) {
 	sess, ok := ctx.Value(sessionKey{}).(*session)
 	if !ok {
-		return ctx, func() {}
+		return func() {}
 	}
 	sess.calls.Add(1)
-	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(sess.ctx, func() { cancel(context.Cause(sess.ctx)) })
-	return ctx, func() {
+	return func() {
 		stop()
-		cancel(nil)
 		sess.calls.Done()
 	}
 }
@@ -366,7 +441,7 @@ func withSession(ctx context.Context) (_ context.Context, done func()) {
 // cancelled when it ends or ctx is done. Serve is the stdio form, with
 // tolerant framing; use Connect to embed the server elsewhere.
 func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
-	sess, cctx := newSession(ctx)
+	sess, cctx := newSession(ctx, "connect")
 	ss, err := s.sdk.Connect(cctx, t, nil)
 	if err != nil {
 		sess.cancel(err)
@@ -390,7 +465,7 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 // which ends the goroutine reading it; otherwise that goroutine ends when
 // r's Read returns.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	sess, cctx := newSession(ctx)
+	sess, cctx := newSession(ctx, "stdio")
 	defer sess.cancel(errClientGone)
 	t := &lineTransport{r: r, w: w, max: s.maxMsg, logger: s.logger,
 		onEOF: func() { sess.cancel(errClientGone) }}
@@ -424,6 +499,90 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	return nil
 }
+
+// Drain stops the server taking calls and waits for the running ones: from
+// now on a tools/call is answered with an isError result saying the server is
+// shutting down (over HTTP, Handler answers 503 instead). When ctx ends
+// before the running calls do, they are cancelled (their process groups
+// killed) and Drain waits for them to return, then returns ctx's error.
+//
+// Over HTTP, Drain then waits (at most drainTimeout) until the requests in
+// flight have been answered, so that CloseSessions after it cuts no answer.
+func (s *Server) Drain(ctx context.Context) error {
+	err := s.drainCalls(ctx)
+	deadline := time.Now().Add(drainTimeout)
+	for s.httpRequests() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return err
+}
+
+func (s *Server) drainCalls(ctx context.Context) error {
+	s.runMu.Lock()
+	s.draining = true
+	if s.running == 0 {
+		s.runMu.Unlock()
+		return nil
+	}
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	idle := s.idle
+	s.runMu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		s.stopCalls(errShutdown)
+		<-idle
+		return ctx.Err()
+	}
+}
+
+// httpRequests returns the number of HTTP requests in flight other than
+// server-to-client streams (GET).
+func (s *Server) httpRequests() int {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.requests
+}
+
+func (s *Server) addRequests(n int) {
+	s.runMu.Lock()
+	s.requests += n
+	s.runMu.Unlock()
+}
+
+// Draining reports whether Drain was called.
+func (s *Server) Draining() bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.draining
+}
+
+// enter counts a call as running, unless the server is draining.
+func (s *Server) enter() bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *Server) leave() {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	s.running--
+	if s.running == 0 && s.idle != nil {
+		close(s.idle)
+		s.idle = nil
+	}
+}
+
+// errShutdown is the cause of a call's cancellation at the shutdown deadline.
+var errShutdown = errors.New("mcp: the server shut down before the call finished")
 
 func (s *Server) toolCount() int {
 	s.mu.RLock()
@@ -461,4 +620,11 @@ func ModuleVersion() string {
 		return "(devel)"
 	}
 	return m.Version
+}
+
+// runningCalls returns the number of calls running (for tests).
+func (s *Server) runningCalls() int {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.running
 }

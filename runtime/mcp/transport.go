@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,7 +33,8 @@ type lineTransport struct {
 
 // Connect implements sdk.Transport; it is called once per session.
 func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
-	c := &lineConn{t: t, incoming: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]int{}}
+	c := &lineConn{t: t, incoming: make(chan frame), closed: make(chan struct{}), pending: map[jsonrpc.ID]int{},
+		inFlight: map[jsonrpc.ID]struct{}{}}
 	if cl, ok := t.r.(io.Closer); ok {
 		c.closer = cl
 	}
@@ -60,9 +62,10 @@ type lineConn struct {
 
 	writeMu sync.Mutex // one message per line, whole
 
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]int // requests read, not yet answered
-	drained chan struct{}      // closed when pending empties, while draining
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]int      // requests read, not yet answered (for drain)
+	inFlight map[jsonrpc.ID]struct{} // ids of calls read and not yet being answered
+	drained  chan struct{}           // closed when pending empties, while draining
 }
 
 // methodListen parks until the client cancels it; it is not waited for.
@@ -158,10 +161,23 @@ func (c *lineConn) decode(f frame) jsonrpc.Message {
 		c.reject(rawID(data), jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
 		return nil
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != methodListen {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		c.mu.Lock()
-		c.pending[req.ID]++
+		_, dup := c.inFlight[req.ID]
+		if !dup {
+			c.inFlight[req.ID] = struct{}{}
+			if req.Method != methodListen {
+				c.pending[req.ID]++
+			}
+		}
 		c.mu.Unlock()
+		if dup {
+			// The SDK would drop it without an answer (it keys its
+			// requests by id): refuse it, to the id's sender.
+			c.reject(rawID(data), jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("request id %s is already in use by a request in flight: use a new id for each request", rawID(data)))
+			return nil
+		}
 	}
 	return msg
 }
@@ -297,15 +313,48 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		// The id is free again once its answer is on its way: the client
+		// may reuse it as soon as it reads the answer.
+		c.mu.Lock()
+		delete(c.inFlight, resp.ID)
+		c.mu.Unlock()
+		resp = withValidCode(resp)
+		msg = resp
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("mcp: encoding a message: %w", err)
 	}
 	err = c.writeLine(data)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	if isResp {
 		c.answered(resp.ID)
 	}
 	return err
+}
+
+// withValidCode returns resp, or a copy whose error code is a valid JSON-RPC
+// code when the SDK left it 0 (it does for a plain Go error, for instance
+// for a request before initialize): -32600 (invalid request) for a request
+// the session's state does not allow, -32603 (internal error) otherwise.
+func withValidCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
+	}
+	var we *jsonrpc.Error
+	if errors.As(resp.Error, &we) && we.Code != 0 {
+		return resp // encoded with this code
+	}
+	msg := resp.Error.Error()
+	code := int64(jsonrpc.CodeInternalError)
+	if strings.Contains(msg, "during session initialization") {
+		code = jsonrpc.CodeInvalidRequest
+		msg += ": send initialize, then notifications/initialized, first"
+	}
+	cp := *resp
+	cp.Error = &jsonrpc.Error{Code: code, Message: msg}
+	return &cp
 }
 
 func (c *lineConn) answered(id jsonrpc.ID) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -56,7 +57,7 @@ func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool) error {
 		return nil
 	}
 	refused := p.refusal(td.dir, inWorkspaceAllowed) // trust.go
-	opts := append([]loader.Option{loader.WithDenyList(p.deny), loader.WithKnown(p.known)}, td.opts...)
+	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)}, td.opts...)
 	// After the caller's options: no option given to WithToolsDir lifts the
 	// refusal, only WithToolsInWorkspace does.
 	opts = append(opts, loader.WithRefusal(refused))

@@ -3,6 +3,7 @@ package preset
 import (
 	"strings"
 
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -26,7 +27,7 @@ func (p *Preset) addExec(binaries []string) error {
 	if len(binaries) == 0 || !p.selected("exec") {
 		return nil
 	}
-	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(p.deny))
+	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(base.DenyList(p.deny)))
 	if err != nil {
 		return err
 	}

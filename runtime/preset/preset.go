@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/builtin"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -173,7 +174,7 @@ func New(opts ...Option) (*Preset, error) {
 		p.seen = map[string]bool{}
 	}
 	if !c.noBuiltins {
-		tools, err := builtin.All(k, validate.WithDenyList(p.deny))
+		tools, err := builtin.All(k, base.WithDenyList(base.DenyList(p.deny)))
 		if err != nil {
 			return nil, err
 		}
@@ -278,4 +279,4 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 }
 
 // DenyList returns the deny list the preset validates with.
-func (p *Preset) DenyList() validate.DenyList { return p.deny }
+func (p *Preset) DenyList() base.DenyList { return base.DenyList(p.deny) }

@@ -22,8 +22,8 @@ func BenchmarkPlainRunTrue(b *testing.B) {
 	runTrue(b, plain(b, b.TempDir()))
 }
 
-// BenchmarkConfinedRunTrue runs /bin/true through the trampoline (this test
-// binary re-executed), confined read-only without network.
+// BenchmarkConfinedRunTrue runs /bin/true confined read-only without
+// network.
 func BenchmarkConfinedRunTrue(b *testing.B) {
 	requireLandlock(b)
 	runTrue(b, confined(b, b.TempDir(), kernel.Access{}))

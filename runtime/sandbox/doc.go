@@ -1,15 +1,19 @@
 // Package sandbox confines the commands of toolgen's tools with the Linux
 // kernel's Landlock LSM: the second line of defence behind the structural
-// one (slots that cannot express an escape). It is the kernel.Confiner that
-// preset.WithConfinement and toolgen's --confine flag install.
+// one (slots that cannot express an escape). Package kernel applies it to
+// every command by default; this package holds the policy, the decision of
+// how far this kernel can enforce it, and the restriction of one thread.
 //
 // # Contract
 //
 // Each command may
 //
-//   - read (and list) the workspace and the minimal read set below, and
-//     execute programs from the system directories plus the command's own
-//     program file;
+//   - read (and list) the workspace, its empty private HOME and the minimal
+//     read set below;
+//   - execute only the files of its Policy's Exec set: its own program, its
+//     dynamic loader and the helper directories its program table row
+//     declares; nothing else, whatever it starts (Landlock checks execve,
+//     and the ELF interpreter of what is executed);
 //   - write nowhere, or, when its tool's Spec says "writes", inside the
 //     workspace only (create, change, truncate, rename, delete), plus
 //     /dev/null always;
@@ -22,33 +26,10 @@
 // actually reached, so a symlink (or a path swapped after toolgen checked
 // it: the time-of-check to time-of-use race) cannot lead outside.
 //
-// The host process is never restricted: Landlock confines the calling thread
-// and what it starts, for good, so the confinement is applied in a
-// trampoline. The kernel starts the program itself again (/proc/self/exe)
-// with the marker argument "toolgen-sandbox", the policy and the command;
-// Init, called first thing in that program, sees the marker, restricts the
-// process with Landlock (after no_new_privs) and replaces it with the
-// command by execve, keeping its pid, process group and environment. The
-// trampoline can only drop rights: starting it by hand grants nothing.
-//
-// # Enabling it
-//
-// toolgen calls Init in an init function of its main package, and
-// "toolgen call" and "toolgen serve" confine by default (--confine
-// best-effort). An agent binary that assembles its tools with package
-// preset does the same in two lines:
-//
-//	func main() {
-//		sandbox.Init() // first: this program is also its own trampoline
-//		p, err := preset.New(preset.WithWorkspace(dir), preset.WithConfinement(sandbox.DefaultMode), ...)
-//		...
-//	}
-//
-// or, with a kernel of its own, kernel.New(dir, kernel.WithConfiner(c)) with
-// c from New. A program that confines through itself without calling Init
-// gets an error on every call rather than a surprise; WithTrampoline names
-// another program that calls Init (an installed toolgen, for instance).
-// Tests of such a program need a TestMain that calls Init first.
+// RestrictThread applies a policy to the calling OS thread only (no TSYNC):
+// package kernel calls it once per policy on a goroutine locked to its
+// thread for good, and forks that policy's commands from there, so the host
+// process is never restricted and no program is started twice.
 //
 // # Modes, and the default
 //
@@ -64,8 +45,8 @@
 // The default is best-effort so that stock setups (macOS, older kernels,
 // containers whose seccomp profile blocks Landlock) keep working and say so
 // on every call; choose strict where confinement is a requirement. Off turns
-// confinement off, silently. Without preset.WithConfinement nothing is
-// confined.
+// confinement off, silently (kernel.WithConfinement, preset.WithConfinement,
+// toolgen's --confine).
 //
 // # The minimal read set
 //
@@ -73,10 +54,14 @@
 // confined on Debian 12 and removing what they did not need. Paths that do
 // not exist are skipped; a symlink grants its target.
 //
-//	/usr, /bin, /sbin, /lib, /lib32, /lib64, /libx32
-//	    read and execute: programs, the dynamic loader, shared libraries,
-//	    locale data, zoneinfo. On merged-/usr systems the others are
-//	    symlinks into /usr; elsewhere they hold the loader and core programs.
+//	/usr/lib, /usr/lib32, /usr/lib64, /usr/libx32, /usr/share,
+//	/usr/local/lib, /usr/local/share, /lib, /lib32, /lib64, /libx32
+//	    read only: shared libraries, locale data, zoneinfo, magic files.
+//	    The program directories (/usr/bin, /bin, /sbin, /usr/sbin,
+//	    /usr/local/bin) are NOT readable: the dynamic loader, which every
+//	    dynamic program may execute, runs any ELF file it can read
+//	    ("ld.so /bin/sh"), so a shell or an interpreter must not be
+//	    readable at all. The command's own program is granted by name.
 //	/etc/ld.so.cache
 //	    the loader's index of library directories; without it libraries in
 //	    directories named only in /etc/ld.so.conf.d (/usr/local/lib, ...)
@@ -87,13 +72,15 @@
 //	/etc/gitconfig
 //	    git stops with "fatal: unknown error occurred while reading the
 //	    configuration files" when the system config exists but is unreadable.
-//	/dev/urandom
-//	    randomness: git cannot name a temporary object file without it
-//	    ("unable to get random bytes"); OpenSSL and others read it too.
+//	/dev/urandom, /dev/zero
+//	    randomness (git cannot name a temporary object file without it;
+//	    OpenSSL reads it too) and zeros.
 //	/dev/null
 //	    read and write, always.
-//	the command's program file
-//	    read and execute, wherever it is (a script needs read).
+//	the execute set (Policy.Exec)
+//	    read and execute: the program, its loader, its helper directories.
+//	HOME (Policy.Home)
+//	    read and list: the kernel's empty private directory.
 //	the workspace
 //	    read and list (not execute: only the command's program runs).
 //
@@ -142,9 +129,19 @@
 //   - Signals, until ABI 6. From ABI 6 a command cannot signal processes
 //     outside its sandbox (the agent, say); before, it can signal any
 //     process of the same user. ptrace of outside processes is always denied.
-//   - Resources: CPU, memory, disk space, process count. The kernel's
-//     timeout and output limit bound a call; nothing here bounds what a
-//     writing command may store in the workspace.
+//   - Running an ELF file through the dynamic loader. The loader is in
+//     every execute set and maps the program it is given with PROT_EXEC,
+//     which Landlock does not check (only execve and the ELF interpreter
+//     are checked); it needs read access only. The system's program
+//     directories are unreadable for that reason, but the workspace is
+//     readable: a granted program that executes its arguments (find -exec,
+//     xargs) could run an ELF file shipped in the repository as
+//     "ld.so ./payload". The deny list and ExecTool's flag table keep such
+//     programs and flags from the model; kernel's TestLoaderRunsWorkspaceELF
+//     pins this limit.
+//   - Resources: CPU, memory, disk space, process count. Package kernel
+//     caps CPU, memory and processes; nothing bounds what a writing command
+//     may store in the workspace.
 //   - The workspace itself: everything in it (.git, .env, keys) is readable,
 //     and with "writes" changeable, including files other tools trust.
 //
@@ -154,12 +151,9 @@
 //
 // # Cost
 //
-// One more program start per command: the trampoline is the host program,
-// so its Go runtime and package initialisation run before the command
-// does. On the machine this was written on, /bin/true takes about 1.1 ms
-// through the plain kernel (BenchmarkPlainRunTrue) and 4.5 ms confined
-// through this package's 5.6 MB test binary (BenchmarkConfinedRunTrue,
-// about 4 times as long); with the 18 MB toolgen binary as the trampoline,
-// 7 to 10 ms. A small program that only calls Init, named with
-// WithTrampoline, keeps the cost near the low end.
+// Applying a policy costs one landlock_create_ruleset and
+// landlock_restrict_self per spawner thread (per program and policy), once;
+// a confined command then costs what an unconfined one does (see
+// BenchmarkKernelRunTrueConfined in package kernel and README's
+// Performance section).
 package sandbox

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -17,7 +16,7 @@ import (
 // Access rights, as Landlock names them.
 const (
 	rRead  = ll.AccessFSReadFile | ll.AccessFSReadDir
-	rExec  = ll.AccessFSExecute
+	rExec  = ll.AccessFSExecute | ll.AccessFSReadFile
 	rWrite = ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveFile | ll.AccessFSRemoveDir |
 		ll.AccessFSMakeReg | ll.AccessFSMakeDir | ll.AccessFSMakeSym | ll.AccessFSMakeFifo | ll.AccessFSMakeSock
 	// rFile are the rights that apply to a file, as opposed to a directory.
@@ -27,11 +26,15 @@ const (
 // The minimal read set: what any confined command may read, whatever its
 // policy. See the package doc for why each entry is there.
 var (
-	// systemDirs may be read, listed and executed from.
-	systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+	// systemDirs may be read and listed, never executed from. The program
+	// directories (/usr/bin, /bin, /sbin, ...) are deliberately absent: a
+	// program the dynamic loader could be asked to load (a shell, an
+	// interpreter) must not even be readable.
+	systemDirs = []string{"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/share",
+		"/usr/local/lib", "/usr/local/share", "/lib", "/lib32", "/lib64", "/libx32"}
 	// systemFiles may be read.
 	systemFiles = []string{"/etc/ld.so.cache", "/etc/localtime", "/etc/gitconfig",
-		"/dev/urandom"}
+		"/dev/urandom", "/dev/zero"}
 	// networkPaths may be read when the policy allows the network: name
 	// resolution and TLS trust.
 	networkPaths = []string{
@@ -60,61 +63,46 @@ func probe() abiInfo {
 	return abiInfo{reason: fmt.Sprintf("ABI version %d", v)}
 }
 
-// confineExec restricts this process to p and executes argv. It returns
-// only on failure, with the exit code.
-func confineExec(p Policy, strict bool, argv []string) int {
-	abi := probeABI()
-	err := fmt.Errorf("strict confinement needs Landlock ABI %d, but %s", p.RequiredABI(), abi.describe())
-	if abi.version >= p.RequiredABI() || !strict {
-		err = restrict(p, abi.version, argv[0])
+// RestrictThread applies p to the calling OS thread, for good, as d (from
+// Decide(p, mode)) says: nothing when d.Apply is false. It sets
+// no_new_privs first. Landlock restricts one thread at a time (no TSYNC
+// here): the caller must have locked its goroutine to the thread with
+// runtime.LockOSThread and must never unlock it, so that the restricted
+// thread runs nothing else and dies with its goroutine. Every process
+// started from that thread afterwards inherits the restriction, which its
+// programs cannot lift.
+func RestrictThread(p Policy, d Decision) error {
+	if !d.Apply {
+		return nil
 	}
-	if err != nil {
-		if strict {
-			fmt.Fprintf(os.Stderr, "sandbox: not running %s: %v\n", argv[0], err)
-			return 126
-		}
-		fmt.Fprintf(os.Stderr, "[warning: not confined: %v]\n", err)
+	if err := p.check(); err != nil {
+		return err
 	}
-	err = syscall.Exec(argv[0], argv, os.Environ())
-	fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", argv[0], err)
-	if errors.Is(err, syscall.ENOENT) {
-		return 127
-	}
-	return 126
-}
-
-// restrict applies p to the calling thread and locks the calling goroutine
-// to it for good: the only thing to do next is execve, which takes the
-// thread's Landlock domain (and no_new_privs) into the new program.
-func restrict(p Policy, abi int, target string) error {
-	if abi == 0 {
-		return errors.New("no Landlock on this kernel")
-	}
-	rules, err := p.rules(abi, target)
+	abi := probeABI().version
+	rules, err := p.rules(abi)
 	if err != nil {
 		return err
 	}
 	fd, flags, err := p.config().NewRulesetFD(rules...)
 	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return fmt.Errorf("sandbox: landlock: %w", err)
 	}
 	if fd < 0 {
-		return errors.New("landlock: nothing to enforce on this kernel")
+		return errors.New("sandbox: landlock: nothing to enforce on this kernel")
 	}
 	defer unix.Close(fd)
-	runtime.LockOSThread() // never unlocked
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		return fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("landlock_restrict_self: %w", err)
+		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 	}
 	return nil
 }
 
 // config is the set of rights the policy handles (denies unless a rule
 // grants them): every right go-landlock's V11 knows, cut down to what the
-// kernel supports (best effort; the caller checked the ABI where it must),
+// kernel supports (best effort; Decide checked the ABI where it must),
 // minus the socket rights when the network is allowed.
 func (p Policy) config() landlock.Config {
 	c := landlock.Config{
@@ -130,17 +118,20 @@ func (p Policy) config() landlock.Config {
 	return c.BestEffort()
 }
 
-// rules are the grants of p: the minimal read set, the workspace, /dev/null
-// and the target program.
-func (p Policy) rules(abi int, target string) ([]landlock.Rule, error) {
+// rules are the grants of p: the minimal read set, the workspace, HOME,
+// /dev/null and the execute set.
+func (p Policy) rules(abi int) ([]landlock.Rule, error) {
 	var r ruleSet
-	r.optional(rRead|rExec, systemDirs...)
+	r.optional(rRead, systemDirs...)
 	r.optional(ll.AccessFSReadFile, systemFiles...)
-	r.optional(rRead|rExec, p.Read...)
+	r.optional(rRead, p.Read...)
 	if p.Network {
 		r.optional(rRead, networkPaths...)
 	}
-	r.optional(rExec|ll.AccessFSReadFile, target)
+	r.optional(rRead|rExec, p.Exec...)
+	if p.Home != "" {
+		r.optional(rRead, p.Home)
+	}
 	r.required(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate, devNull)
 	ws := landlock.AccessFSSet(rRead)
 	if p.Write {
@@ -173,7 +164,7 @@ func (r *ruleSet) optional(access landlock.AccessFSSet, paths ...string) {
 func (r *ruleSet) required(access landlock.AccessFSSet, path string) {
 	a, ok := fit(access, path)
 	if !ok && r.err == nil {
-		r.err = fmt.Errorf("%s: cannot be granted: it does not exist or is not accessible", path)
+		r.err = fmt.Errorf("sandbox: %s: cannot be granted: it does not exist or is not accessible", path)
 		return
 	}
 	r.rules = append(r.rules, landlock.PathAccess(a, path))

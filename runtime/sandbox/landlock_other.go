@@ -3,8 +3,7 @@
 package sandbox
 
 import (
-	"fmt"
-	"os"
+	"errors"
 	"runtime"
 )
 
@@ -13,10 +12,11 @@ func probe() abiInfo {
 	return abiInfo{reason: "Landlock is Linux-only, this is " + runtime.GOOS}
 }
 
-// confineExec cannot confine anything here, and says so: Confine never
-// starts the trampoline on this system, so this runs only when the
-// trampoline is started by hand.
-func confineExec(_ Policy, _ bool, argv []string) int {
-	fmt.Fprintf(os.Stderr, "sandbox: not running %s: %s\n", argv[0], probeABI().reason)
-	return 126
+// RestrictThread cannot restrict anything here: Decide never asks it to
+// (d.Apply is false without Landlock), and it says so if asked anyway.
+func RestrictThread(p Policy, d Decision) error {
+	if !d.Apply {
+		return nil
+	}
+	return errors.New("sandbox: " + probeABI().reason)
 }

@@ -11,11 +11,9 @@ import (
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// TestMain makes this test binary a trampoline (sandbox.Init, as an agent's
-// main would do) and a small network client the confined tests can run
-// ("net-helper"), then runs the tests.
+// TestMain makes this test binary a small network client the confined
+// tests can run ("net-helper"), then runs the tests.
 func TestMain(m *testing.M) {
-	sandbox.Init()
 	if len(os.Args) > 1 && os.Args[1] == "net-helper" {
 		os.Exit(netHelper(os.Args[2:]))
 	}
@@ -66,27 +64,25 @@ func requireLandlock(t testing.TB) {
 	}
 }
 
-// confined returns a kernel on workspace whose commands run confined
-// (strict mode) with access a.
-func confined(t testing.TB, workspace string, a kernel.Access, opts ...kernel.Option) *kernel.Kernel {
+// newKernel returns a kernel on workspace in mode with access a.
+func newKernel(t testing.TB, workspace string, mode sandbox.Mode, a kernel.Access, opts ...kernel.Option) *kernel.Kernel {
 	t.Helper()
-	c, err := sandbox.New(sandbox.Strict)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kernel.New(workspace, append(opts, kernel.WithConfiner(c))...)
+	k, err := kernel.New(workspace, append([]kernel.Option{kernel.WithConfinement(mode)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return k.WithAccess(a)
 }
 
+// confined returns a kernel on workspace whose commands run confined
+// (strict mode) with access a.
+func confined(t testing.TB, workspace string, a kernel.Access, opts ...kernel.Option) *kernel.Kernel {
+	t.Helper()
+	return newKernel(t, workspace, sandbox.Strict, a, opts...)
+}
+
 // plain returns an unconfined kernel on workspace.
 func plain(t testing.TB, workspace string) *kernel.Kernel {
 	t.Helper()
-	k, err := kernel.New(workspace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
+	return newKernel(t, workspace, sandbox.Off, kernel.Access{})
 }

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,8 @@ import (
 // Landlock ABI versions this package relies on.
 const (
 	// abiFiles is the first ABI that restricts every file access the policy
-	// denies: reading, writing, creating, removing, and (new in 3) truncating.
+	// denies: reading, writing, creating, removing, executing, and (new in
+	// 3) truncating.
 	abiFiles = 3
 	// abiNetwork is the first ABI that restricts TCP connect and bind.
 	abiNetwork = 4
@@ -21,6 +21,9 @@ const (
 type Policy struct {
 	// Workspace is the directory the command may read and list (absolute).
 	Workspace string
+	// Home is a directory the command may read and list but not change
+	// (absolute; "" for none): the empty HOME the kernel gives children.
+	Home string
 	// Write lets the command create, change, truncate, rename and delete
 	// files and directories inside Workspace. Nothing outside it is ever
 	// writable, except /dev/null.
@@ -29,9 +32,14 @@ type Policy struct {
 	// bind are denied (and, where the kernel can, UDP, connecting to Unix
 	// sockets of processes outside the sandbox).
 	Network bool
-	// Read are more files and directories the command may read and execute
-	// (absolute; see WithReadable).
+	// Read are more files and directories the command may read (absolute).
 	Read []string
+	// Exec are the only files (and directories of files) the command and
+	// everything it starts may execute, each also readable: the command's
+	// program, its dynamic loader and the helper directories its program
+	// table declares (absolute). Nothing else runs, whatever a program
+	// tries to start.
+	Exec []string
 }
 
 // RequiredABI is the Landlock ABI version needed to enforce p in full: 3 for
@@ -44,7 +52,7 @@ func (p Policy) RequiredABI() int {
 }
 
 // String describes p in one line, e.g.
-// "read: workspace, system; write: nowhere; network: denied".
+// "read: workspace, system; write: nowhere; network: denied; execute: /usr/bin/grep, /usr/lib64/ld-linux-x86-64.so.2".
 func (p Policy) String() string {
 	var b strings.Builder
 	b.WriteString("read: workspace, system")
@@ -64,7 +72,27 @@ func (p Policy) String() string {
 	} else {
 		b.WriteString("denied")
 	}
+	b.WriteString("; execute: ")
+	if len(p.Exec) == 0 {
+		b.WriteString("nothing")
+	}
+	b.WriteString(strings.Join(p.Exec, ", "))
 	return b.String()
+}
+
+// check reports a relative path in p, which Landlock cannot take.
+func (p Policy) check() error {
+	all := append([]string{p.Workspace}, p.Read...)
+	all = append(all, p.Exec...)
+	if p.Home != "" {
+		all = append(all, p.Home)
+	}
+	for _, path := range all {
+		if !filepath.IsAbs(path) {
+			return fmt.Errorf("sandbox: path %q is not absolute", path)
+		}
+	}
+	return nil
 }
 
 // shortfall lists what an ABI of abi leaves unrestricted of p, "" when it
@@ -78,101 +106,4 @@ func (p Policy) shortfall(abi int) string {
 		miss = append(miss, fmt.Sprintf("network connections (needs ABI %d)", abiNetwork))
 	}
 	return strings.Join(miss, " nor ")
-}
-
-// The trampoline's command line, after the program (argv[0]):
-//
-//	toolgen-sandbox mode=M write=0|1 network=0|1 workspace=DIR [read=PATH]... -- ARGV...
-//
-// marker is argv[1] of every trampoline process; Init looks for it.
-const marker = "toolgen-sandbox"
-
-// trampolineArgv returns the argv that runs argv under p through the
-// program self.
-func (p Policy) trampolineArgv(self string, strict bool, argv []string) []string {
-	mode := BestEffort
-	if strict {
-		mode = Strict
-	}
-	out := make([]string, 0, 7+len(p.Read)+len(argv))
-	out = append(out, self, marker, "mode="+mode.String(), "write="+bit(p.Write),
-		"network="+bit(p.Network), "workspace="+p.Workspace)
-	for _, r := range p.Read {
-		out = append(out, "read="+r)
-	}
-	out = append(out, "--")
-	return append(out, argv...)
-}
-
-func bit(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-// parseTrampoline reads what trampolineArgv wrote after the marker. It
-// accepts nothing else: every field but read is required, exactly once.
-func parseTrampoline(args []string) (p Policy, strict bool, argv []string, err error) {
-	seen := map[string]bool{}
-	for i, a := range args {
-		if a == "--" {
-			argv = args[i+1:]
-			break
-		}
-		key, val, ok := strings.Cut(a, "=")
-		if !ok || (seen[key] && key != "read") {
-			return Policy{}, false, nil, fmt.Errorf("trampoline: bad argument %q", a)
-		}
-		seen[key] = true
-		switch key {
-		case "mode":
-			m, err := ParseMode(val)
-			if err != nil || m == Off {
-				return Policy{}, false, nil, fmt.Errorf("trampoline: bad mode %q", val)
-			}
-			strict = m == Strict
-		case "write":
-			p.Write, err = parseBit(val)
-		case "network":
-			p.Network, err = parseBit(val)
-		case "workspace":
-			p.Workspace, err = absolute(val)
-		case "read":
-			var r string
-			r, err = absolute(val)
-			p.Read = append(p.Read, r)
-		default:
-			err = fmt.Errorf("unknown field %q", key)
-		}
-		if err != nil {
-			return Policy{}, false, nil, fmt.Errorf("trampoline: %w", err)
-		}
-	}
-	for _, k := range []string{"mode", "write", "network", "workspace"} {
-		if !seen[k] {
-			return Policy{}, false, nil, fmt.Errorf("trampoline: %s missing", k)
-		}
-	}
-	if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
-		return Policy{}, false, nil, errors.New("trampoline: no command, or its path is not absolute")
-	}
-	return p, strict, argv, nil
-}
-
-func parseBit(s string) (bool, error) {
-	switch s {
-	case "0":
-		return false, nil
-	case "1":
-		return true, nil
-	}
-	return false, fmt.Errorf("bad flag value %q", s)
-}
-
-func absolute(path string) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("path %q is not absolute", path)
-	}
-	return filepath.Clean(path), nil
 }

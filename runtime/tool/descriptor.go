@@ -21,9 +21,14 @@ const DescriptorExt = ".tool.json"
 // Slots keep the order they are written in.
 //
 // Any problem is a 613 *Error carrying file and, where the problem sits at a
-// place in the file, its line and column. DecodeSpec checks the file's
-// shape only; package validate checks the Spec's content, and the returned
-// Positions locate its errors (Positions.Locate).
+// place in the file, its line and column. Every independent problem is
+// reported (an errors.Join, in the order found): an unknown field, a
+// duplicate key or a value of the wrong JSON type is reported and skipped,
+// and decoding goes on. Only what makes the rest meaningless stops it:
+// invalid JSON, an empty or non-UTF-8 file. Positions.Complete tells the two
+// apart: when it is true the Spec holds every field the file gives right,
+// so it can be validated as well (package validate checks the Spec's
+// content, and the returned Positions locate its errors, Positions.Locate).
 func DecodeSpec(file string, data []byte) (Spec, *Positions, error) {
 	d := &specDecoder{
 		file:  file,
@@ -37,15 +42,57 @@ func DecodeSpec(file string, data []byte) (Spec, *Positions, error) {
 	d.dec = json.NewDecoder(bytes.NewReader(data))
 	d.dec.UseNumber()
 	s, err := d.spec()
-	return s, d.pos, err
+	if err != nil { // fatal: the problems found before it stand too
+		return Spec{}, d.pos, errors.Join(append(d.problems, err)...)
+	}
+	d.pos.complete = true
+	return s, d.pos, errors.Join(d.problems...)
 }
 
 type specDecoder struct {
-	file  string
-	data  []byte
-	lines lineIndex
-	dec   *json.Decoder
-	pos   *Positions
+	file     string
+	data     []byte
+	lines    lineIndex
+	dec      *json.Decoder
+	pos      *Positions
+	problems []error // reported problems that do not stop decoding
+	// suggested holds the fields an unknown field was taken for ("did you
+	// mean"): their absence is not reported again.
+	suggested map[string]bool
+}
+
+// report records a problem that does not stop decoding.
+func (d *specDecoder) report(e *Error) { d.problems = append(d.problems, e) }
+
+// skipValue reads and drops the next JSON value.
+func (d *specDecoder) skipValue(field string) error {
+	start := d.next()
+	var raw json.RawMessage
+	if err := d.dec.Decode(&raw); err != nil {
+		return d.syntaxErr(start, field, err)
+	}
+	return nil
+}
+
+// skipRest drops the rest of a value whose first token was tok: nothing for
+// a scalar, up to the matching close for an object or array.
+func (d *specDecoder) skipRest(field string, tok json.Token) error {
+	if tok != json.Delim('{') && tok != json.Delim('[') {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		tok, _, err := d.token(field)
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
 }
 
 // errAt returns a 613 located at byte offset off (off < 0: no position).
@@ -158,7 +205,12 @@ func (d *specDecoder) object(field, what string, each func(key string, off int64
 		return err
 	}
 	if tok != json.Delim('{') {
-		return d.errAt(off, field, "%s must be a JSON object, found %s", what, kind(tok))
+		e := d.errAt(off, field, "%s must be a JSON object, found %s", what, kind(tok))
+		if field == "" {
+			return e // not a descriptor at all: nothing else to say
+		}
+		d.report(e)
+		return d.skipRest(field, tok)
 	}
 	seen := map[string]bool{}
 	for d.dec.More() {
@@ -168,7 +220,11 @@ func (d *specDecoder) object(field, what string, each func(key string, off int64
 		}
 		key := tok.(string) // json.Decoder guarantees a string key here
 		if seen[key] {
-			return d.errAt(off, join(field, key), "duplicate key %q in %s", key, what)
+			d.report(d.errAt(off, join(field, key), "duplicate key %q in %s", key, what))
+			if err := d.skipValue(join(field, key)); err != nil {
+				return err
+			}
+			continue
 		}
 		seen[key] = true
 		if err := each(key, off); err != nil {
@@ -186,7 +242,8 @@ func (d *specDecoder) array(field, what string, each func(i int) error) error {
 		return err
 	}
 	if tok != json.Delim('[') {
-		return d.errAt(off, field, "%s must be a JSON array, found %s", what, kind(tok))
+		d.report(d.errAt(off, field, "%s must be a JSON array, found %s", what, kind(tok)))
+		return d.skipRest(field, tok)
 	}
 	for i := 0; d.dec.More(); i++ {
 		if err := each(i); err != nil {
@@ -206,7 +263,8 @@ func (d *specDecoder) str(field string) (string, error) {
 	d.mark(field, off)
 	s, ok := tok.(string)
 	if !ok {
-		return "", d.errAt(off, field, "%s must be a string, found %s", label(field), kind(tok))
+		d.report(d.errAt(off, field, "%s must be a string, found %s", label(field), kind(tok)))
+		return "", d.skipRest(field, tok)
 	}
 	return s, nil
 }
@@ -220,7 +278,8 @@ func (d *specDecoder) boolean(field string) (bool, error) {
 	d.mark(field, off)
 	b, ok := tok.(bool)
 	if !ok {
-		return false, d.errAt(off, field, "%s must be true or false, found %s", label(field), kind(tok))
+		d.report(d.errAt(off, field, "%s must be true or false, found %s", label(field), kind(tok)))
+		return false, d.skipRest(field, tok)
 	}
 	return b, nil
 }
@@ -238,7 +297,8 @@ func (d *specDecoder) scalar(field string) (text string, isNumber bool, err erro
 	case json.Number:
 		return v.String(), true, nil
 	}
-	return "", false, d.errAt(off, field, "%s must be a string or a number, found %s", label(field), kind(tok))
+	d.report(d.errAt(off, field, "%s must be a string or a number, found %s", label(field), kind(tok)))
+	return "", false, d.skipRest(field, tok)
 }
 
 // mark records where field sits.

@@ -3,7 +3,6 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,13 +34,12 @@ func (d *specDecoder) spec() (Spec, error) {
 		off := int64(len(d.data) - len(trimmed))
 		return Spec{}, d.errAt(off, "", "trailing data after the descriptor object: a file holds exactly one JSON object")
 	}
-	var missing []error
 	for _, f := range []string{"name", "description", "command"} {
-		if !found[f] {
-			missing = append(missing, d.errAt(-1, f, "required field %q is missing", f))
+		if !found[f] && !d.suggested[f] {
+			d.report(d.errAt(-1, f, "required field %q is missing", f))
 		}
 	}
-	return s, errors.Join(missing...)
+	return s, nil
 }
 
 func (d *specDecoder) topField(s *Spec, key string, off int64) error {
@@ -117,12 +115,15 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 	if err != nil {
 		return a, err
 	}
-	return a, d.checkJSONTypes(a, field, defaultIsNumber, enumHasNumber, enumHasString)
+	if err := d.checkJSONTypes(a, field, defaultIsNumber, enumHasNumber, enumHasString); err != nil {
+		d.report(err)
+	}
+	return a, nil
 }
 
 // checkJSONTypes requires defaults and enum values to have the JSON type of
 // their slot: numbers for integer and number slots, strings otherwise.
-func (d *specDecoder) checkJSONTypes(a Arg, field string, defNum, enumNum, enumStr bool) error {
+func (d *specDecoder) checkJSONTypes(a Arg, field string, defNum, enumNum, enumStr bool) *Error {
 	if !a.Type.Valid() {
 		return nil // package validate reports the type; the JSON types follow from it
 	}
@@ -152,6 +153,7 @@ func (d *specDecoder) errPos(p Pos, field, format string, args ...any) *Error {
 func (d *specDecoder) example(field string) (Example, error) {
 	d.mark(field, d.next())
 	var ex Example
+	hasRejects := false
 	err := d.object(field, "an example", func(key string, off int64) error {
 		f := field + "." + key
 		d.mark(f, off)
@@ -163,7 +165,8 @@ func (d *specDecoder) example(field string) (Example, error) {
 				return d.syntaxErr(start, f, err)
 			}
 			if len(raw) == 0 || raw[0] != '{' {
-				return d.errAt(start, f, "%s must be a JSON object of slot values", f)
+				d.report(d.errAt(start, f, "%s must be a JSON object of slot values", f))
+				return nil
 			}
 			ex.Args = string(raw)
 			return nil
@@ -177,28 +180,35 @@ func (d *specDecoder) example(field string) (Example, error) {
 		case "rejects":
 			var err error
 			if ex.Rejects, err = d.str(f); err == nil && ex.Rejects == "" {
-				err = d.errAt(off, f, "%s is empty: give part of the 614 message that rejects the call", f)
+				d.report(d.errAt(off, f, "%s is empty: give part of the 614 message that rejects the call", f))
 			}
+			hasRejects = true
 			return err
 		}
 		return d.unknown(off, field, key, exampleFields)
 	})
-	if err == nil && (ex.Argv == nil) == (ex.Rejects == "") {
+	if err == nil && (ex.Argv == nil) == !hasRejects {
 		p, _ := d.pos.Of(field)
-		return ex, d.errPos(p, field, "%s needs exactly one of \"argv\" (the expected command) or \"rejects\" (part of the expected 614 message)", field)
+		d.report(d.errPos(p, field, "%s needs exactly one of \"argv\" (the expected command) or \"rejects\" (part of the expected 614 message)", field))
 	}
 	return ex, err
 }
 
 // unknown reports an unknown field, suggesting the closest known one.
 func (d *specDecoder) unknown(off int64, field, key string, known []string) error {
-	msg := "unknown field " + quote(key)
+	msg, about := "unknown field "+quote(key), join(field, key)
 	if s := suggest(key, known); s != "" {
+		about = join(field, s) // the problem is with that field: it is misspelt
 		msg += " (did you mean " + quote(s) + "?)"
+		if d.suggested == nil {
+			d.suggested = map[string]bool{}
+		}
+		d.suggested[join(field, s)] = true
 	}
 	sorted := append([]string(nil), known...)
 	sort.Strings(sorted)
-	return d.errAt(off, join(field, key), "%s; known fields: %s", msg, strings.Join(sorted, ", "))
+	d.report(d.errAt(off, about, "%s; known fields: %s", msg, strings.Join(sorted, ", ")))
+	return d.skipValue(join(field, key))
 }
 
 // suggest returns the known field closest to key, if close enough.

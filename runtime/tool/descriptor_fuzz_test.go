@@ -37,6 +37,22 @@ func FuzzDecodeSpec(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "fuzz.tool.json"
 		s, pos, err := tool.DecodeSpec(name, data)
+		if pos.Complete() && !json.Valid(data) {
+			t.Fatalf("Complete after invalid JSON: %q", data)
+		}
+		// Decoding and validating together reports 613s naming the file,
+		// and agrees with the two steps taken apart on a file that decodes.
+		_, _, _, all := validate.Descriptor(name, data)
+		for _, e := range tool.Flatten(all) {
+			if te := (*tool.Error)(nil); !errors.As(e, &te) || te.Code != tool.CodeSpec || te.File != name {
+				t.Fatalf("validate.Descriptor problem is not a 613 naming the file: %#v", e)
+			}
+		}
+		if err == nil {
+			if _, verr := validate.Spec(&s); (verr == nil) != (all == nil) {
+				t.Fatalf("validate.Descriptor says %v, validate.Spec %v", all, verr)
+			}
+		}
 		if err != nil {
 			lines := bytes.Count(data, []byte("\n")) + 1
 			for _, e := range tool.Flatten(err) {

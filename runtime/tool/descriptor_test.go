@@ -19,12 +19,8 @@ var update = flag.Bool("update", false, "rewrite testdata/descriptors/invalid/*.
 // check decodes and validates a descriptor exactly as the loader does and
 // returns the spec and the located problems.
 func check(name string, data []byte) (tool.Spec, error) {
-	s, pos, err := tool.DecodeSpec(name, data)
-	if err != nil {
-		return s, err
-	}
-	_, err = validate.Spec(&s)
-	return s, pos.Locate(err)
+	s, _, _, err := validate.Descriptor(name, data)
+	return s, err
 }
 
 // lines renders err as toolgen check prints it: one problem a line.
@@ -72,6 +68,10 @@ func TestDecodeSpecInvalidCorpus(t *testing.T) {
 		"missing-fields.tool.json": true, // name, description and command are all missing
 		"many-problems.tool.json":  true, // every problem of the file is reported
 		"bad-slot-name.tool.json":  true, // both the template's {Path} and the declaration
+		"duplicate-key.tool.json":  true, // and the template's undeclared {pattern}
+		// every independent problem of the file at once: the decoder's and
+		// the validator's
+		"independent-problems.tool.json": true,
 	}
 	for _, file := range corpus(t, "invalid") {
 		base := filepath.Base(file)

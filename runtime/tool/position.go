@@ -16,8 +16,24 @@ type Pos struct {
 // "arguments.path", "arguments.path.type", "arguments.mode.enum.1").
 type Positions struct {
 	// File is the descriptor's file name as given to DecodeSpec.
-	File string
-	at   map[string]Pos
+	File     string
+	at       map[string]Pos
+	complete bool
+}
+
+// Complete reports whether DecodeSpec read the whole file: its problems, if
+// any, concern single fields, and the Spec holds every other field, so it
+// can be validated too. It is false after invalid JSON or an unreadable
+// file, and for a nil Positions.
+func (p *Positions) Complete() bool { return p != nil && p.complete }
+
+// Has reports whether the file gives field itself (not only a parent).
+func (p *Positions) Has(field string) bool {
+	if p == nil {
+		return false
+	}
+	_, ok := p.at[field]
+	return ok
 }
 
 // Of returns the position of field, falling back to its closest recorded

@@ -11,7 +11,7 @@
 //
 // CI keeps the generated file honest with
 //
-//	go run github.com/nanogpt/toolgen/cmd/toolgen generate -dir examples/agent/tools -check
+//	go run github.com/nanogpt/toolgen/cmd/toolgen generate --tools examples/agent/tools -check
 package tools
 
 //go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate

@@ -4,14 +4,17 @@
 package tools
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// This file is generated code of version 1: it does not compile against a
+// toolgen runtime (package base) that does not run that version; regenerate it
+// with the toolgen of the runtime in go.mod.
+const (
+	_ = base.EnforceVersion(1 - base.MinGeneratedVersion)
+	_ = base.EnforceVersion(base.MaxGeneratedVersion - 1)
 )
 
 // CountMatches is the tool count_matches, generated from
@@ -22,14 +25,11 @@ import (
 //
 //	grep -c {pattern} {path}
 //
-// Its slots are the fields of CountMatchesArgs, with their rules.
-// [CountMatches.Run] takes them typed, Call the model's JSON, through the same
-// checks.
-type CountMatches struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*CountMatches)(nil)
+// Its slots are the fields of CountMatchesArgs, with their rules. Run takes
+// the arguments typed and returns a kernel.Result (exit code, output,
+// truncation, timeout); Call takes the model's JSON and returns the model's
+// text; both go through the same checks (see base.Typed).
+type CountMatches = base.Typed[CountMatchesArgs]
 
 // CountMatchesDigest is tool.Digest of count_matches's Spec (see Digests).
 const CountMatchesDigest = "sha256:7c1d29b9075a70d1c2641933fd12d3e98e76ee842cc104e1535175e5e28e4dfd"
@@ -89,29 +89,10 @@ type CountMatchesArgs struct {
 }
 
 // NewCountMatches returns count_matches running on k, after checking its Spec
-// against CountMatchesDigest and validating it again (613 on failure).
-func NewCountMatches(k *kernel.Kernel) (*CountMatches, error) {
-	b, err := newToolgenBase(CountMatchesSpec(), CountMatchesDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &CountMatches{b}, nil
-}
-
-// Run calls count_matches with typed arguments, marshalled to JSON and passed
-// to Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *CountMatches) Run(ctx context.Context, args CountMatchesArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns CountMatchesDigest.
-func (*CountMatches) Digest() string {
-	return CountMatchesDigest
+// against CountMatchesDigest and validating it again (613 on failure; opts may
+// set the deny list).
+func NewCountMatches(k *kernel.Kernel, opts ...base.Option) (*CountMatches, error) {
+	return base.NewGenerated[CountMatchesArgs](CountMatchesSpec(), CountMatchesDigest, k, opts...)
 }
 
 // FileList is the tool file_list, generated from file-list.tool.json:
@@ -121,13 +102,11 @@ func (*CountMatches) Digest() string {
 //
 //	find {path} -maxdepth {depth} -type f
 //
-// Its slots are the fields of FileListArgs, with their rules. [FileList.Run]
-// takes them typed, Call the model's JSON, through the same checks.
-type FileList struct {
-	*base.CommandToolBase
-}
-
-var _ tool.SpecTool = (*FileList)(nil)
+// Its slots are the fields of FileListArgs, with their rules. Run takes the
+// arguments typed and returns a kernel.Result (exit code, output, truncation,
+// timeout); Call takes the model's JSON and returns the model's text; both go
+// through the same checks (see base.Typed).
+type FileList = base.Typed[FileListArgs]
 
 // FileListDigest is tool.Digest of file_list's Spec (see Digests).
 const FileListDigest = "sha256:4ddf9b515617d49d8227c9dd2575af070417f13fdf3a0032ff31edd94556a8df"
@@ -193,52 +172,21 @@ type FileListArgs struct {
 }
 
 // NewFileList returns file_list running on k, after checking its Spec against
-// FileListDigest and validating it again (613 on failure).
-func NewFileList(k *kernel.Kernel) (*FileList, error) {
-	b, err := newToolgenBase(FileListSpec(), FileListDigest, k)
-	if err != nil {
-		return nil, err
-	}
-	return &FileList{b}, nil
-}
-
-// Run calls file_list with typed arguments, marshalled to JSON and passed to
-// Call: the same checks as the model's JSON, the same results (a rejected
-// value is a 614).
-func (t *FileList) Run(ctx context.Context, args FileListArgs) (string, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return "", tool.ValueErrorf("", "arguments do not encode as JSON: %v", err)
-	}
-	return t.Call(ctx, raw)
-}
-
-// Digest returns FileListDigest.
-func (*FileList) Digest() string {
-	return FileListDigest
+// FileListDigest and validating it again (613 on failure; opts may set the
+// deny list).
+func NewFileList(k *kernel.Kernel, opts ...base.Option) (*FileList, error) {
+	return base.NewGenerated[FileListArgs](FileListSpec(), FileListDigest, k, opts...)
 }
 
 // Tools returns every tool of this package running on k, in name order; it
 // fits preset.WithCommandTools. An error joins the errors of every tool that
 // could not be built.
 func Tools(k *kernel.Kernel) ([]tool.Tool, error) {
-	var (
-		tools []tool.Tool
-		errs  []error
+	return base.Build(
+		k,
+		base.Erase(NewCountMatches),
+		base.Erase(NewFileList),
 	)
-	add := func(t tool.Tool, err error) {
-		if err != nil {
-			errs = append(errs, err)
-			return
-		}
-		tools = append(tools, t)
-	}
-	add(NewCountMatches(k))
-	add(NewFileList(k))
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return tools, nil
 }
 
 // Digests returns the digest of every tool of this package, by tool name. A
@@ -250,17 +198,4 @@ func Digests() map[string]string {
 		"count_matches": CountMatchesDigest,
 		"file_list":     FileListDigest,
 	}
-}
-
-// newToolgenBase builds a generated tool's base: the digest first, then the
-// runtime's own validation (base.New, default deny list).
-func newToolgenBase(spec tool.Spec, digest string, k *kernel.Kernel) (*base.CommandToolBase, error) {
-	if got := tool.Digest(spec); got != digest {
-		return nil, tool.SpecErrorf("name", "generated tool %q: its Spec has digest %s, but it was generated with %s: the generated file was edited, or toolgen changed; run go generate", spec.Name, got, digest)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		return nil, fmt.Errorf("generated tool %q: %w", spec.Name, err)
-	}
-	return b, nil
 }

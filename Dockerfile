@@ -1,0 +1,37 @@
+# toolgen serve in a container: a static binary on a small Debian image with
+# the programs the built-in tools run (grep, find, sed) and git, as a
+# non-root user. The default command serves MCP Streamable HTTP on :8080,
+# stateless (any number of replicas behind any load balancer); it needs a
+# bearer token (TOOLGEN_TOKEN or --token-file), or it exits with status 2.
+#
+#   docker build -t toolgen .
+#   docker run --rm -p 8080:8080 -e TOOLGEN_TOKEN="$(openssl rand -hex 32)" \
+#     -v "$PWD:/workspace:ro" toolgen
+#
+# See README.md, "Serving over HTTP", for a two-replica example.
+
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+# CGO_ENABLED=0: a static binary (no libc), which also keeps the server's
+# resident memory lower (the cgo build maps and touches libc and more of
+# the binary).
+RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /out/toolgen ./cmd/toolgen \
+ && /out/toolgen version
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --uid 10001 --user-group --create-home --shell /usr/sbin/nologin toolgen \
+ && mkdir -p /workspace /audit \
+ && chown toolgen:toolgen /audit
+COPY --from=build /out/toolgen /usr/local/bin/toolgen
+USER 10001:10001
+WORKDIR /workspace
+EXPOSE 8080
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["toolgen", "serve", "--workspace", "/workspace", "--http", "0.0.0.0:8080"]
+CMD ["--stateless"]

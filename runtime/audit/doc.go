@@ -1,0 +1,55 @@
+// Package audit records every tool call as one JSON line, before its result
+// goes back to the model, and summarises such logs. It is a middleware over
+// tool.Tool, independent of how the call arrived (MCP over stdio or HTTP,
+// toolgen call, an agent embedding the registry):
+//
+//	log, err := audit.Open("/var/log/toolgen/audit.jsonl", audit.Options{MaxSize: 64 << 20})
+//	...
+//	a := audit.New(log, audit.WithConfinement("best-effort"), audit.WithRedact("token"))
+//	t = a.Wrap(t, tool.FormDescriptor)                      // every call of t is recorded
+//	ctx = audit.WithCaller(ctx, audit.Caller{Transport: "http", Session: id})
+//
+// # The record
+//
+// One JSON object per line (Record), fields in this order: seq (per log, from
+// 1, continued across rotations: a gap is a lost line), time (UTC,
+// RFC 3339 with nanoseconds), transport and session (who called), tool, form
+// (builtin, generated, descriptor or exec), args (the model's arguments,
+// verbatim; args_text instead when they are not valid JSON), redacted (the
+// slots whose values were replaced by "[redacted]"), argv (what actually ran,
+// argv[0] resolved to an absolute path; absent when nothing ran), code and
+// rule (613/614 and the rule that refused the call), error (the text the
+// model got instead of a result), confine (the confinement mode) and notice
+// (the kernel's note, e.g. that it ran unconfined), exit, duration_ms (the
+// whole call), output_bytes (returned to the model) and omitted_bytes
+// (dropped from the middle), truncated, timed_out, killed (the process group
+// was killed: timeout or cancellation).
+//
+// # Redaction
+//
+// WithRedact names slots (top-level argument keys) whose values are evidence
+// nobody should read back, such as a token a tool takes. Their values are
+// replaced by "[redacted]" in args; an argv word or error equal to the value
+// is replaced, and so is every occurrence of a value of 4 bytes or more
+// inside them (a shorter one would hit ordinary text: a 1-3 byte secret
+// inside a longer argv word stays visible). The slot names are listed in the record's
+// redacted field. Redaction is exact-match: a value the command echoes in
+// its output is not in the record anyway (the output is not logged).
+//
+// # Durability
+//
+// Open opens the file append-only (O_APPEND, created 0600, never through a
+// symbolic link). Each record is written whole with one write(2) under a
+// lock, before the call's result is returned; a background goroutine fsyncs
+// at most Options.SyncInterval after a write (default 1s; Close syncs).
+// With Options.MaxSize the file is rotated before a record would make it
+// larger: FILE becomes FILE.1 (FILE.1 becomes FILE.2, … up to Options.Keep
+// files), a new FILE is created, and the record goes there; no record is
+// split or dropped.
+//
+// A call that cannot be recorded does not happen: once a write, a sync or a
+// rotation has failed, the log is broken (Log.Err) and every later call of a
+// wrapped tool is refused without running, with an error saying why. The call
+// whose record could not be written had already run: its result is withheld
+// and the model gets that error instead.
+package audit

@@ -1,0 +1,263 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultSyncInterval = time.Second
+	DefaultKeep         = 5
+)
+
+// Options configure Open.
+type Options struct {
+	// MaxSize rotates the file before a record would make it larger than
+	// MaxSize bytes; 0 never rotates.
+	MaxSize int64
+	// Keep is how many rotated files are kept (FILE.1 … FILE.Keep); the
+	// oldest beyond it is overwritten. Default DefaultKeep.
+	Keep int
+	// SyncInterval bounds how long a written record may wait for its fsync.
+	// Default DefaultSyncInterval; negative fsyncs after every record.
+	SyncInterval time.Duration
+}
+
+// Log is an append-only file of records (or a stream such as stderr). It is
+// safe for concurrent use. The zero value is not usable: use Open or
+// NewWriter.
+type Log struct {
+	path string // "" for a stream
+	opts Options
+
+	mu    sync.Mutex
+	w     io.Writer // f, or the stream
+	f     *os.File  // nil for a stream
+	size  int64
+	seq   uint64
+	dirty bool
+	err   error // sticky: the log is broken
+	buf   bytes.Buffer
+	enc   *json.Encoder
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// Open opens (creating it 0600 if needed) path for appending records. It
+// refuses a path whose last component is a symbolic link.
+func Open(path string, opts Options) (*Log, error) {
+	if opts.Keep <= 0 {
+		opts.Keep = DefaultKeep
+	}
+	if opts.SyncInterval == 0 {
+		opts.SyncInterval = DefaultSyncInterval
+	}
+	f, size, err := openAppend(path, false)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{path: path, opts: opts, w: f, f: f, size: size}
+	l.init()
+	if opts.SyncInterval > 0 {
+		l.stop, l.done = make(chan struct{}), make(chan struct{})
+		go l.syncLoop()
+	}
+	return l, nil
+}
+
+// NewWriter returns a log writing records to w (for instance os.Stderr),
+// without fsync or rotation.
+func NewWriter(w io.Writer) *Log {
+	l := &Log{w: w}
+	l.init()
+	return l
+}
+
+func (l *Log) init() {
+	l.enc = json.NewEncoder(&l.buf)
+	l.enc.SetEscapeHTML(false)
+}
+
+func openAppend(path string, excl bool) (*os.File, int64, error) {
+	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	if excl {
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, 0, fmt.Errorf("audit: %s is a symbolic link; give the log file itself", path)
+		}
+		return nil, 0, fmt.Errorf("audit: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("audit: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("audit: %s is not a regular file", path)
+	}
+	return f, st.Size(), nil
+}
+
+// Err returns the error that broke the log, or nil while records can be
+// written.
+func (l *Log) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Write numbers r (r.Seq), encodes it and appends it as one line, rotating
+// the file first when needed. An error breaks the log for good (see Err).
+func (l *Log) Write(r *Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	l.seq++
+	r.Seq = l.seq
+	l.buf.Reset()
+	if err := l.enc.Encode(r); err != nil {
+		l.seq--
+		return fmt.Errorf("audit: encoding a record: %w", err) // the record, not the log, is bad
+	}
+	line := l.buf.Bytes()
+	if l.f != nil && l.opts.MaxSize > 0 && l.size > 0 && l.size+int64(len(line)) > l.opts.MaxSize {
+		if err := l.rotate(); err != nil {
+			return l.fail(err)
+		}
+	}
+	n, err := l.w.Write(line)
+	l.size += int64(n)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return l.fail(fmt.Errorf("audit: writing %s: %w", l.name(), err))
+	}
+	if l.f != nil {
+		if l.opts.SyncInterval < 0 {
+			if err := l.f.Sync(); err != nil {
+				return l.fail(fmt.Errorf("audit: fsync %s: %w", l.path, err))
+			}
+		} else {
+			l.dirty = true
+		}
+	}
+	return nil
+}
+
+func (l *Log) name() string {
+	if l.path == "" {
+		return "the audit stream"
+	}
+	return l.path
+}
+
+func (l *Log) fail(err error) error {
+	l.err = err
+	return err
+}
+
+// rotate syncs and closes the file, shifts FILE.i to FILE.i+1 (dropping the
+// oldest), renames FILE to FILE.1 and opens a new FILE. Called with mu held.
+func (l *Log) rotate() error {
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("audit: fsync %s before rotating: %w", l.path, err)
+	}
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("audit: closing %s before rotating: %w", l.path, err)
+	}
+	l.f, l.w = nil, io.Discard
+	for i := l.opts.Keep - 1; i >= 1; i-- {
+		from := l.path + "." + strconv.Itoa(i)
+		if err := os.Rename(from, l.path+"."+strconv.Itoa(i+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("audit: rotating: %w", err)
+		}
+	}
+	if err := os.Rename(l.path, l.path+".1"); err != nil {
+		return fmt.Errorf("audit: rotating: %w", err)
+	}
+	f, size, err := openAppend(l.path, true)
+	if err != nil {
+		return err
+	}
+	l.f, l.w, l.size, l.dirty = f, f, size, false
+	return nil
+}
+
+func (l *Log) syncLoop() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.SyncInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.Sync()
+		}
+	}
+}
+
+// Sync fsyncs what was written, if anything; a failure breaks the log. It
+// does not hold the lock during the fsync, so records keep being written
+// meanwhile.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	if l.err != nil || l.f == nil || !l.dirty {
+		err := l.err
+		l.mu.Unlock()
+		return err
+	}
+	l.dirty = false
+	f := l.f
+	l.mu.Unlock()
+	err := f.Sync()
+	if err == nil || errors.Is(err, os.ErrClosed) {
+		return nil // closed by a rotation, which syncs before closing
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.err = fmt.Errorf("audit: fsync %s: %w", l.path, err)
+	}
+	return l.err
+}
+
+// Close syncs and closes the file (not a stream given to NewWriter). Later
+// writes fail.
+func (l *Log) Close() error {
+	if l.stop != nil {
+		close(l.stop)
+		<-l.done
+		l.stop = nil
+	}
+	err := l.Sync()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		if cerr := l.f.Close(); err == nil {
+			err = cerr
+		}
+		l.f = nil
+	}
+	if l.err == nil {
+		l.err = errors.New("audit: the log is closed")
+	}
+	return err
+}

@@ -1,0 +1,86 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+func TestSummarize(t *testing.T) {
+	var buf bytes.Buffer
+	a := New(NewWriter(&buf), WithTransport("cli"))
+	echo := a.Wrap(commandTool(t, "echo", "echo {w}", 10*time.Second, str("w")), tool.FormBuiltin)
+	nap := a.Wrap(commandTool(t, "nap", "sleep {secs}", 200*time.Millisecond, str("secs")), tool.FormDescriptor)
+	for _, w := range []string{"a", "b", "c"} {
+		_, err := echo.Call(context.Background(), json.RawMessage(`{"w":"`+w+`"}`))
+		require.NoError(t, err)
+	}
+	for _, bad := range []string{`{"w":"-x"}`, `{"w":"--y"}`, `{"w":"a;b"}`, `{}`} {
+		_, err := echo.Call(context.Background(), json.RawMessage(bad))
+		require.Error(t, err)
+	}
+	_, err := nap.Call(context.Background(), json.RawMessage(`{"secs":"3"}`))
+	require.NoError(t, err)
+	log := buf.String() + "not a record\n" +
+		`{"seq":99,"tool":"echo","duration_ms":0.5}` + "\n" // a jump: 9 records, then 99
+
+	s, err := Summarize(strings.NewReader(log), 2)
+	require.NoError(t, err)
+	assert.Equal(t, 9, s.Calls)
+	assert.Equal(t, 1, s.BadLines)
+	assert.Equal(t, []int{9}, s.BadLineNos)
+	assert.Equal(t, 1, s.Gaps)
+	assert.Equal(t, 8, s.Tools["echo"].Calls)
+	assert.Equal(t, 4, s.Tools["echo"].Refused)
+	assert.Equal(t, 1, s.Tools["nap"].Calls)
+	assert.Equal(t, 2, s.Refusals["leading dash"])
+	assert.Equal(t, 1, s.Refusals["missing argument"])
+	assert.Equal(t, 4, s.Refusals["leading dash"]+s.Refusals["missing argument"]+s.Refusals["character"]+s.Refusals["metacharacter"])
+	require.Len(t, s.Slowest, 2)
+	assert.Equal(t, "nap", s.Slowest[0].Tool, "the timed-out sleep is the slowest")
+	assert.GreaterOrEqual(t, s.Slowest[0].DurationMS, s.Slowest[1].DurationMS)
+	require.Len(t, s.Killed, 1)
+	assert.True(t, s.Killed[0].TimedOut)
+
+	var out bytes.Buffer
+	require.NoError(t, s.WriteText(&out))
+	text := out.String()
+	for _, want := range []string{"calls: 9", "sequence gaps (records missing): 1", "lines that are not records: 1 (line 9)",
+		"calls per tool:", "refusals per rule:", "leading dash", "slowest calls:", "processes killed:", "timed out", "sleep 3"} {
+		assert.Contains(t, text, want)
+	}
+}
+
+func FuzzSummarize(f *testing.F) {
+	f.Add(`{"seq":1,"tool":"x","duration_ms":1,"killed":true,"argv":["a b"]}` + "\n" + `{"seq":3,"tool":"x","code":614,"rule":"r"}`)
+	f.Add("\n\n{]\n")
+	f.Add(`{"seq":1,"tool":"x","exit":null,"args":{"a":[1,{"b":2}]}}`)
+	f.Fuzz(func(t *testing.T, log string) {
+		s, err := Summarize(strings.NewReader(log), 3)
+		if err != nil {
+			return
+		}
+		if len(s.Slowest) > 3 {
+			t.Fatalf("%d slowest", len(s.Slowest))
+		}
+		n := 0
+		for _, ts := range s.Tools {
+			n += ts.Calls
+		}
+		if n != s.Calls {
+			t.Fatalf("tools count %d calls, total %d", n, s.Calls)
+		}
+		var b bytes.Buffer
+		if err := s.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+//go:build linux
+
+package kernel
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// BenchmarkSpawnPaired runs /bin/true once per variant in turn, b.N rounds,
+// and reports each variant's median: bare os/exec capturing output (the
+// floor), the kernel with confinement off, the kernel confined (strict),
+// and the kernel without each of its costs in turn (no PID namespace, no
+// post-exec stop for the limits, no limits, none of them). Interleaving
+// keeps a loaded machine's drift out of the ratios, which separate
+// benchmarks on this shared 2-core machine do not.
+//
+//	go test -run '^$' -bench SpawnPaired -benchtime 400x ./runtime/kernel/
+func BenchmarkSpawnPaired(b *testing.B) {
+	if _, ok := sandbox.Available(); !ok {
+		b.Skip("Landlock cannot enforce the policy here")
+	}
+	defer func() { nsState.Store(nsPID); noPtrace.Store(false) }()
+	initial := nsState.Load()
+	type variant struct {
+		name   string
+		k      *Kernel
+		noNS   bool
+		noStop bool
+		times  []time.Duration
+	}
+	noLimits := []Option{WithProcessLimit(0), WithMemoryLimit(0), WithCPULimit(0)}
+	vs := []*variant{
+		{name: "bare"},
+		{name: "kernel", k: newKernel(b)},
+		{name: "confined", k: newKernel(b, WithConfinement(sandbox.Strict))},
+		{name: "no-pidns", k: newKernel(b), noNS: true},
+		{name: "no-stop", k: newKernel(b), noStop: true},
+		{name: "no-limits", k: newKernel(b, noLimits...)},
+		{name: "none", k: newKernel(b, noLimits...), noNS: true, noStop: true},
+	}
+	for b.Loop() {
+		for _, v := range vs {
+			nsState.Store(initial)
+			if v.noNS {
+				nsState.Store(nsNone)
+			}
+			noPtrace.Store(v.noStop)
+			start := time.Now()
+			if v.k == nil {
+				if _, err := exec.Command("/bin/true").CombinedOutput(); err != nil {
+					b.Fatal(err)
+				}
+			} else if res, err := v.k.Run(context.Background(), []string{"/bin/true"}); err != nil || res.ExitCode != 0 {
+				b.Fatal(v.name, res.Text(), err)
+			}
+			v.times = append(v.times, time.Since(start))
+		}
+	}
+	bare := median(vs[0].times)
+	for _, v := range vs {
+		m := median(v.times)
+		b.ReportMetric(float64(m.Microseconds()), v.name+"-µs")
+		if v.k != nil {
+			b.ReportMetric(float64(m)/float64(bare), v.name+"/bare")
+		}
+	}
+	b.ReportMetric(float64(median(vs[2].times))/float64(median(vs[1].times)), "confined/kernel")
+}
+
+func median(ts []time.Duration) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,424 @@
+//go:build linux
+
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// A spawner is a goroutine locked to an OS thread of its own for good. The
+// thread carries one Landlock policy (or none), applied once when the
+// spawner is made, and every child started through the spawner is forked
+// from it, so the child inherits the policy: Landlock confines a thread and
+// what it starts, and os.StartProcess forks from the calling thread. The
+// thread also outlives every child it forked, so a child's parent-death
+// signal (SIGKILL) fires only when the host process itself dies.
+type spawner struct {
+	reqs chan *startReq
+	err  error         // the policy could not be applied: the spawner is dead
+	note string        // a warning every command it starts carries, "" for none
+	cg   *threadCgroup // the pids cgroup of its thread, or nil
+	live int           // children started and not yet reaped; pool.mu
+	last time.Time     // last use; pool.mu
+}
+
+// startReq asks a spawner to start one process, and to run setup on it
+// before it runs any instruction of its program.
+type startReq struct {
+	path  string
+	argv  []string
+	attr  *os.ProcAttr
+	setup func(pid int) error
+	proc  *os.Process
+	err   error
+	done  chan struct{}
+}
+
+// newSpawner starts a spawner confined to p as d says, its thread in a
+// pids cgroup of maxProcs where there is one (see threadCgroup), and waits
+// until its thread is set up (or failed to be).
+func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
+	s := &spawner{reqs: make(chan *startReq)}
+	cg, err := newThreadCgroup(maxProcs)
+	if err != nil {
+		s.err = err
+		return s
+	}
+	s.cg = cg
+	ready := make(chan error)
+	go s.loop(p, d, ready)
+	s.err = <-ready
+	return s
+}
+
+func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error) {
+	// Never unlocked: when this goroutine returns, the runtime destroys the
+	// thread, restricted as it is, instead of reusing it. (The runtime never
+	// clones a locked thread to make another one: it asks its template
+	// thread instead, so no other thread inherits this one's Landlock domain
+	// or cgroup.)
+	runtime.LockOSThread()
+	if s.cg != nil {
+		defer func() { go s.cg.remove() }()
+	}
+	var err error
+	if s.cg != nil {
+		err = s.cg.join()
+	}
+	if err == nil {
+		err = sandbox.RestrictThread(p, d)
+	}
+	ready <- err
+	if err != nil {
+		return
+	}
+	for r := range s.reqs {
+		r.proc, r.err = startStopped(r.path, r.argv, r.attr, r.setup)
+		close(r.done)
+	}
+}
+
+// siginfo si_code values of waitid for a child that stopped.
+const (
+	cldTrapped = 4 // CLD_TRAPPED: a traced child stopped
+	cldStopped = 5 // CLD_STOPPED
+)
+
+// noPtrace is set once PTRACE_TRACEME was refused here (Yama's
+// ptrace_scope 3, a seccomp profile): setup then runs just after the start.
+var noPtrace atomic.Bool
+
+// startStopped starts the process traced, so that the kernel stops it right
+// after its execve, before the dynamic loader runs; runs setup (resource
+// limits, cgroup) on it; then detaches, which lets it run. The program thus
+// never runs a single instruction without its limits. It runs on the
+// spawner's thread, which is the tracer. Where tracing is refused, setup
+// runs right after the start instead, while the program starts.
+func startStopped(path string, argv []string, attr *os.ProcAttr, setup func(int) error) (*os.Process, error) {
+	if !noPtrace.Load() {
+		attr.Sys.Ptrace = true
+		proc, err := os.StartProcess(path, argv, attr)
+		attr.Sys.Ptrace = false
+		if err == nil {
+			// Look without reaping: a process killed before its stop is
+			// left for the caller's wait, which reports the signal.
+			var info unix.Siginfo
+			for {
+				werr := unix.Waitid(unix.P_PID, proc.Pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT|unix.WALL, nil)
+				if werr == unix.EINTR {
+					continue
+				}
+				if werr != nil {
+					return nil, fmt.Errorf("waiting for the started process to stop: %w", werr)
+				}
+				break
+			}
+			if info.Code != cldTrapped && info.Code != cldStopped {
+				return proc, nil // it is gone: nothing to set up
+			}
+			var ws unix.WaitStatus
+			if _, werr := unix.Wait4(proc.Pid, &ws, unix.WALL, nil); werr != nil || !ws.Stopped() {
+				return nil, fmt.Errorf("the started process did not stop after exec: %v %v", ws, werr)
+			}
+			err = setup(proc.Pid)
+			// ESRCH: it was killed while stopped (SIGKILL ends a tracee
+			// too); its wait status says so.
+			if derr := unix.PtraceDetach(proc.Pid); err == nil && derr != nil && derr != unix.ESRCH {
+				err = fmt.Errorf("ptrace detach: %w", derr)
+			}
+			if err != nil {
+				proc.Kill()
+				proc.Wait()
+				return nil, err
+			}
+			return proc, nil
+		}
+		if !errors.Is(err, syscall.EPERM) {
+			return nil, err
+		}
+		proc, err2 := startUntraced(path, argv, attr, setup)
+		if err2 != nil {
+			return nil, err // not ptrace's fault
+		}
+		noPtrace.Store(true)
+		return proc, nil
+	}
+	return startUntraced(path, argv, attr, setup)
+}
+
+// startUntraced starts the process and runs setup on it at once.
+func startUntraced(path string, argv []string, attr *os.ProcAttr, setup func(int) error) (*os.Process, error) {
+	proc, err := os.StartProcess(path, argv, attr)
+	if err != nil {
+		return nil, err
+	}
+	if err := setup(proc.Pid); err != nil {
+		proc.Kill()
+		proc.Wait()
+		return nil, err
+	}
+	return proc, nil
+}
+
+// start starts a process from the spawner's thread and runs setup on it
+// there before the program runs (see startStopped).
+func (s *spawner) start(path string, argv []string, attr *os.ProcAttr, setup func(int) error) (*os.Process, error) {
+	r := &startReq{path: path, argv: argv, attr: attr, setup: setup, done: make(chan struct{})}
+	s.reqs <- r
+	<-r.done
+	return r.proc, r.err
+}
+
+// maxIdleSpawners bounds the spawners kept for reuse. A spawner is one
+// thread per distinct (mode, policy): workspace, access, readable paths and
+// execute set, so one per program and access in practice.
+const maxIdleSpawners = 64
+
+// pool holds the spawners of the process, keyed by mode and policy.
+var pool = struct {
+	sync.Mutex
+	m map[string]*spawner
+}{m: map[string]*spawner{}}
+
+// acquire returns the spawner for p in d (made on first use) with one more
+// live child counted, which release uncounts. A spawner whose policy could
+// not be applied is not kept: in BestEffort the command then runs from an
+// unrestricted spawner, with a note; in Strict it does not run.
+func acquire(p sandbox.Policy, d sandbox.Decision, mode sandbox.Mode, maxProcs int) (*spawner, string, error) {
+	if nsState.Load() == nsUserPID {
+		maxProcs = 0 // RLIMIT_NPROC in the call's user namespace does it
+	}
+	key := policyKey(p, d) + "\x00procs=" + strconv.Itoa(maxProcs)
+	pool.Lock()
+	defer pool.Unlock()
+	s := pool.m[key]
+	if s == nil {
+		s = newSpawner(p, d, maxProcs)
+		if s.err != nil {
+			if mode == sandbox.Strict {
+				return nil, "", s.err
+			}
+			err := s.err
+			s = newSpawner(p, sandbox.Decision{}, maxProcs)
+			if s.err != nil {
+				return nil, "", s.err
+			}
+			s.note = "warning: not confined: " + err.Error() +
+				"; the command ran with all of the agent's access to files and network"
+		}
+		pool.m[key] = s
+		retireIdle(s)
+	}
+	s.live++
+	s.last = time.Now()
+	if s.note != "" {
+		return s, s.note, nil
+	}
+	return s, d.Note, nil
+}
+
+// release records that a child of s was reaped.
+func release(s *spawner) {
+	pool.Lock()
+	s.live--
+	pool.Unlock()
+}
+
+// retireIdle ends the least recently used spawners with no live child while
+// there are more than maxIdleSpawners; keep is never retired. A spawner with
+// live children is never retired: its thread's exit would fire their
+// parent-death signal. pool.mu is held.
+func retireIdle(keep *spawner) {
+	for len(pool.m) > maxIdleSpawners {
+		var oldKey string
+		var old *spawner
+		for k, s := range pool.m {
+			if s != keep && s.live == 0 && (old == nil || s.last.Before(old.last)) {
+				oldKey, old = k, s
+			}
+		}
+		if old == nil {
+			return
+		}
+		delete(pool.m, oldKey)
+		close(old.reqs)
+	}
+}
+
+// policyKey identifies a spawner: the policy, and whether it is applied.
+func policyKey(p sandbox.Policy, d sandbox.Decision) string {
+	if !d.Apply {
+		return "unrestricted"
+	}
+	var b strings.Builder
+	b.WriteString(p.Workspace)
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network)}, p.Read, {"exec"}, p.Exec} {
+		for _, e := range s {
+			b.WriteByte(0)
+			b.WriteString(e)
+		}
+	}
+	return b.String()
+}
+
+// Descendant control: how a call's descendants are kept from outliving it.
+const (
+	// nsPID: each call's leader is pid 1 of a new PID namespace. When it
+	// exits, the kernel kills every process left in the namespace, setsid
+	// or not; when the host dies, the leader gets SIGKILL (parent-death
+	// signal) and the namespace goes with it. Needs CAP_SYS_ADMIN.
+	nsPID int32 = iota
+	// nsUserPID: the same in a new user namespace too (uid and gid mapped
+	// to themselves), which an unprivileged user may create where the
+	// system allows it.
+	nsUserPID
+	// nsNone: no namespace could be made; the process group is killed, and
+	// a descendant that left the group (setsid) escapes.
+	nsNone
+)
+
+// nsState is the descendant control in use; it only ever degrades, when the
+// system refuses to make the namespaces.
+var nsState atomic.Int32
+
+func init() {
+	if os.Geteuid() != 0 {
+		nsState.Store(nsUserPID)
+	}
+}
+
+// sysProcAttr is how a call's leader is started under descendant control
+// state: a process group of its own, SIGKILL when the host dies, and the
+// namespaces.
+//
+// Go's child code checks right after setting the parent-death signal that
+// getppid() still returns the parent and signals itself otherwise; in a new
+// PID namespace getppid() returns 0, but pid 1 of a namespace ignores a
+// signal it sends itself unless it has a handler (SIGNAL_UNKILLABLE), so the
+// check is harmless, while the real parent-death signal, sent from the
+// parent namespace, is delivered. TestHostKilled checks both.
+func sysProcAttr(state int32) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	switch state {
+	case nsPID:
+		a.Cloneflags = syscall.CLONE_NEWPID
+	case nsUserPID:
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	}
+	return a
+}
+
+// nsRefused reports an error of a start that may be the system refusing the
+// namespaces rather than the program.
+func nsRefused(err error) bool {
+	for _, e := range []error{syscall.EPERM, syscall.EINVAL, syscall.ENOSPC, syscall.EUSERS, syscall.ENOSYS, syscall.EACCES} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// startLeader starts the call's leader through s under the strongest
+// descendant control the system allows, degrading nsState (for good) when
+// the system refuses a namespace and the start succeeds without it.
+func startLeader(s *spawner, path string, argv []string, attr os.ProcAttr, setup func(pid int, state int32) error) (*os.Process, int32, error) {
+	for {
+		state := nsState.Load()
+		attr.Sys = sysProcAttr(state)
+		proc, err := s.start(path, argv, &attr, func(pid int) error { return setup(pid, state) })
+		if err == nil || state == nsNone || !nsRefused(err) {
+			return proc, state, err
+		}
+		// Try without (or with fewer) namespaces; keep that only if it works.
+		next := state + 1
+		if state == nsPID && os.Geteuid() == 0 {
+			next = nsNone // root without CAP_SYS_ADMIN: a user namespace adds nothing
+		}
+		attr.Sys = sysProcAttr(next)
+		proc, err2 := s.start(path, argv, &attr, func(pid int) error { return setup(pid, next) })
+		if err2 != nil {
+			if nsRefused(err2) && next != nsNone {
+				nsState.CompareAndSwap(state, next)
+				continue
+			}
+			return nil, state, err
+		}
+		nsState.CompareAndSwap(state, next)
+		return proc, next, nil
+	}
+}
+
+// applyRlimits caps the started process pid as l says (see startStopped
+// for when).
+func applyRlimits(pid int, l Limits, state int32) error {
+	set := func(res int, cur, max uint64) error {
+		return unix.Prlimit(pid, res, &unix.Rlimit{Cur: cur, Max: max}, nil)
+	}
+	if l.Memory > 0 {
+		if err := set(unix.RLIMIT_AS, uint64(l.Memory), uint64(l.Memory)); err != nil {
+			return err
+		}
+	}
+	if l.CPU > 0 {
+		s := l.cpuSeconds()
+		if err := set(unix.RLIMIT_CPU, s, s+1); err != nil {
+			return err
+		}
+	}
+	// RLIMIT_NPROC counts the processes of a user in a user namespace; only
+	// in a user namespace of the call's own is that the call's processes.
+	if l.Processes > 0 && state == nsUserPID {
+		if err := set(unix.RLIMIT_NPROC, uint64(l.Processes), uint64(l.Processes)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// descendantControl describes state for explain and the docs.
+func descendantControl(state int32) string {
+	switch state {
+	case nsPID:
+		return "PID namespace per call: every descendant dies with the command (setsid included); SIGKILL when the host dies"
+	case nsUserPID:
+		return "user and PID namespace per call: every descendant dies with the command (setsid included); SIGKILL when the host dies"
+	}
+	return "process group only (no PID namespace here): a descendant that calls setsid can outlive the call"
+}
+
+// DescendantControl describes how this process keeps a call's descendants
+// from outliving it (a PID namespace per call where the system allows it).
+func DescendantControl() string { return descendantControl(nsState.Load()) }
+
+// ProcessLimitEnforcement describes what enforces WithProcessLimit here: a
+// pids cgroup per spawner thread (as root, where the cgroup v1 pids
+// hierarchy is writable), RLIMIT_NPROC in the call's own user namespace
+// (not root), or nothing.
+func ProcessLimitEnforcement() string {
+	switch state := nsState.Load(); {
+	case state == nsUserPID:
+		return "RLIMIT_NPROC in the call's own user namespace"
+	case pidsRoot() != "":
+		return "a pids cgroup per program and policy (one for all unconfined calls), shared by their concurrent calls"
+	case os.Geteuid() == 0:
+		return "not enforced: RLIMIT_NPROC does not bind root and no pids cgroup is writable here"
+	}
+	return "not enforced: without a user namespace RLIMIT_NPROC would count all of this user's processes"
+}

@@ -1,0 +1,95 @@
+//go:build linux
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// call is one started command.
+type call struct {
+	proc  *os.Process
+	out   *os.File // read end of the output pipe
+	note  string   // Result.Notice
+	spawn *spawner
+	// refusals is the fork refusals of the spawner's pids cgroup before
+	// the call: more after it means the process cap was reached.
+	refusals uint64
+}
+
+// devNullFile is the null device, opened once: every child's stdin.
+var devNullFile = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
+
+// start starts argv (argv[0] absolute) as the leader of a new process group
+// (and PID namespace, where possible), from the spawner of pol, in the
+// workspace, with the child environment, stdin from the null device and
+// stdout and stderr on one pipe; then it applies the resource limits.
+func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*call, error) {
+	path := argv[0]
+	devNull, err := devNullFile()
+	if err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	s, note, err := acquire(pol, d, k.mode, k.limits.Processes)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
+	}
+	c := &call{note: note, spawn: s, refusals: s.cg.refusals()}
+	r, w, err := os.Pipe()
+	if err != nil {
+		c.done()
+		return nil, fmt.Errorf("kernel: output pipe: %w", err)
+	}
+	c.out = r
+	setup := func(pid int, state int32) error {
+		if err := applyRlimits(pid, k.limits, state); err != nil {
+			return fmt.Errorf("resource limits: %w", err)
+		}
+		return nil
+	}
+	proc, _, err := startLeader(s, path, argv, os.ProcAttr{
+		Dir:   k.workspace,
+		Env:   k.ChildEnv(argv),
+		Files: []*os.File{devNull, w, w},
+	}, setup)
+	w.Close() // the child has its copy; EOF comes when every holder is gone
+	if err != nil {
+		c.done()
+		return nil, fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
+	}
+	c.proc = proc
+	return c, nil
+}
+
+// done releases what the call held, once the leader is reaped (or was
+// never started).
+func (c *call) done() {
+	if c.out != nil {
+		c.out.Close()
+	}
+	release(c.spawn)
+}
+
+// limitReason says which resource limit most likely ended the call.
+// After a timeout, only a refused fork is worth telling: the kill was the
+// kernel's.
+func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
+	refused := c.spawn.cg.refusals() > c.refusals
+	if timedOut {
+		if refused && l.Processes > 0 {
+			return l.limitReason(0, 0, 0, "", true)
+		}
+		return ""
+	}
+	ws, _ := ps.Sys().(syscall.WaitStatus)
+	var rss int64
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // KiB on Linux
+	}
+	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)
+}

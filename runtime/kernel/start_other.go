@@ -1,0 +1,81 @@
+//go:build !linux
+
+package kernel
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// call is one started command.
+type call struct {
+	proc *os.Process
+	out  *os.File
+	note string
+}
+
+// start starts argv as the leader of a new process group. Outside Linux
+// there is no Landlock (sandbox.Decide never applies a policy), no PID
+// namespace and no resource limit: the process group is the only
+// descendant control, and the package doc says so.
+func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*call, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("kernel: output pipe: %w", err)
+	}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	defer devNull.Close()
+	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
+		Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w},
+		Sys: &syscall.SysProcAttr{Setpgid: true},
+	})
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("kernel: start %s: %w", argv[0], classifyStart(err))
+	}
+	return &call{proc: proc, out: r, note: d.Note}, nil
+}
+
+func (c *call) done() { c.out.Close() }
+
+func (c *call) limitReason(Limits, *os.ProcessState, string, bool) string { return "" }
+
+// watchLeader returns a channel closed once the started leader has exited,
+// and reap, which returns its status. Without waitid(WNOWAIT) the leader is
+// reaped as soon as it exits, so killGroup runs just after; the tiny window
+// in which its group id could be reused is accepted on these systems.
+func watchLeader(p *os.Process) (exited <-chan struct{}, reap func() (*os.ProcessState, error)) {
+	ch := make(chan struct{})
+	var (
+		ps      *os.ProcessState
+		waitErr error
+	)
+	go func() {
+		defer close(ch)
+		ps, waitErr = p.Wait()
+	}()
+	return ch, func() (*os.ProcessState, error) {
+		<-ch
+		return ps, waitErr
+	}
+}
+
+func descendantControl(int32) string {
+	return "process group only (no PID namespace outside Linux): a descendant that calls setsid can outlive the call"
+}
+
+// DescendantControl describes how this process keeps a call's descendants
+// from outliving it.
+func DescendantControl() string { return descendantControl(0) }
+
+// ProcessLimitEnforcement describes what enforces WithProcessLimit here.
+func ProcessLimitEnforcement() string { return "not enforced outside Linux" }

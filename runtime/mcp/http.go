@@ -1,0 +1,257 @@
+package mcp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of HTTPOptions.
+const (
+	DefaultMaxSessions    = 256
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultMaxBodyBytes   = DefaultMaxMessageBytes
+)
+
+// HTTPOptions configure Handler.
+type HTTPOptions struct {
+	// Token, when not empty, is the bearer token every request must carry
+	// (Authorization: Bearer TOKEN). It is compared in constant time; a
+	// request without it gets 401 with no detail.
+	Token string
+	// Stateless serves every request on a temporary session (the SDK's
+	// stateless mode): no session affinity, so replicas behind any load
+	// balancer serve one fleet. Server-to-client messages outside a request
+	// (list_changed) cannot be delivered then.
+	Stateless bool
+	// SessionTimeout closes a session idle for that long. Default
+	// DefaultSessionTimeout; negative never.
+	SessionTimeout time.Duration
+	// MaxSessions bounds the sessions open at once; a new one beyond it gets
+	// 503. Default DefaultMaxSessions.
+	MaxSessions int
+	// MaxBodyBytes bounds a request body (413 beyond). Default
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// AllowedOrigins are the origins (scheme://host[:port]) a browser
+	// request may come from besides the server's own; see Handler.
+	AllowedOrigins []string
+}
+
+// Handler returns the MCP Streamable HTTP handler of the server (the SDK's
+// StreamableHTTPHandler; mount it at /mcp), behind these checks, in order:
+//
+//   - with a Token, the Authorization header must carry it: 401 otherwise,
+//     with a WWW-Authenticate: Bearer header and no other detail;
+//   - a request with an Origin header must come from the server's own
+//     origin (the scheme and Host it was sent to; behind a proxy that
+//     terminates TLS, list the public origin) or one of AllowedOrigins: 403
+//     otherwise (DNS-rebinding and cross-site protection; "null" is
+//     refused). The SDK also refuses, on a loopback listener, a Host that
+//     is not a loopback name (403);
+//   - while the server drains (Drain), 503 with Retry-After, so a load
+//     balancer moves on to another replica;
+//   - a request opening a new session when MaxSessions are open: 503.
+//
+// Request bodies are bounded by MaxBodyBytes (413), the calls running at
+// once by WithMaxConcurrentCalls, idle sessions expire after SessionTimeout.
+// As over stdio, a request before initialize gets a JSON-RPC error with
+// code -32600 (the SDK sends 0), and one reusing an in-flight id is refused
+// (the SDK's transport answers 400, -32600).
+func (s *Server) Handler(o HTTPOptions) http.Handler {
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.SessionTimeout < 0 {
+		o.SessionTimeout = 0
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
+		Stateless:           o.Stateless,
+		SessionTimeout:      o.SessionTimeout,
+		MaxRequestBodyBytes: o.MaxBodyBytes,
+		Logger:              s.logger,
+	})
+	h := &httpGate{s: s, inner: inner, opts: o, origins: map[string]bool{}}
+	if o.Token != "" {
+		sum := sha256.Sum256([]byte(o.Token))
+		h.tokenSum = sum[:]
+	}
+	for _, origin := range o.AllowedOrigins {
+		h.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
+	}
+	return h
+}
+
+type httpGate struct {
+	s        *Server
+	inner    http.Handler
+	opts     HTTPOptions
+	tokenSum []byte
+	origins  map[string]bool
+
+	mu      sync.Mutex
+	opening int // requests without a session id in flight (may open one)
+}
+
+func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.tokenSum != nil && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		http.Error(w, "Unauthorized", http.StatusUnauthorized)
+		return
+	}
+	if !h.originAllowed(r) {
+		http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
+		return
+	}
+	if h.s.Draining() {
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close")
+		http.Error(w, "Service Unavailable: shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if !h.opts.Stateless && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		// A new session. Count those being opened too, so that a burst
+		// of initialize requests cannot overshoot the bound.
+		h.mu.Lock()
+		full := h.sessions()+h.opening >= h.opts.MaxSessions
+		if !full {
+			h.opening++
+		}
+		h.mu.Unlock()
+		if full {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() {
+			h.mu.Lock()
+			h.opening--
+			h.mu.Unlock()
+		}()
+	}
+	if r.Method != http.MethodGet {
+		h.s.addRequests(1)
+		defer h.s.addRequests(-1)
+	}
+	h.inner.ServeHTTP(codeFixWriter{w}, r)
+}
+
+// codeFixWriter gives a JSON-RPC error that the SDK sends with code 0 (for
+// a request before initialize, as on stdio; see withValidCode) a valid code.
+// The SDK writes each message (an SSE event or a JSON body) in one Write,
+// and the bytes "error":{"code":0, can only be the structure of an error
+// response: inside a JSON string the quotes would be escaped.
+type codeFixWriter struct{ http.ResponseWriter }
+
+var (
+	codeZero  = []byte(`"error":{"code":0,`)
+	initError = []byte("during session initialization")
+)
+
+func (w codeFixWriter) Write(p []byte) (int, error) {
+	if !bytes.Contains(p, codeZero) {
+		return w.ResponseWriter.Write(p)
+	}
+	code := `"error":{"code":-32603,`
+	if bytes.Contains(p, initError) {
+		code = `"error":{"code":-32600,`
+	}
+	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, codeZero, []byte(code))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (Flush).
+func (w codeFixWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher.
+func (w codeFixWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// authorized compares the bearer token in constant time (of the hashes, so
+// the length of the token does not leak either).
+func (h *httpGate) authorized(r *http.Request) bool {
+	auth := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(auth, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		token = ""
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	return subtle.ConstantTimeCompare(sum[:], h.tokenSum) == 1 && ok
+}
+
+// originAllowed reports whether r has no Origin, or one naming the host it
+// was sent to, or an allowed origin.
+func (h *httpGate) originAllowed(r *http.Request) bool {
+	origins := r.Header.Values("Origin")
+	if len(origins) == 0 {
+		return true
+	}
+	if len(origins) > 1 {
+		return false
+	}
+	origin := strings.ToLower(strings.TrimRight(origins[0], "/"))
+	if h.origins[origin] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false // "null", file://, garbage
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return u.Scheme == scheme && sameHost(u.Host, u.Scheme, strings.ToLower(r.Host))
+}
+
+// sameHost compares host[:port] of an origin with a request's Host, with
+// the scheme's default port filled in.
+func sameHost(origin, scheme, host string) bool {
+	def := "80"
+	if scheme == "https" {
+		def = "443"
+	}
+	norm := func(hp string) string {
+		if _, _, err := net.SplitHostPort(hp); err != nil {
+			return net.JoinHostPort(strings.Trim(hp, "[]"), def)
+		}
+		return hp
+	}
+	return norm(origin) == norm(host)
+}
+
+// sessions counts the sessions open.
+func (h *httpGate) sessions() int {
+	n := 0
+	for range h.s.sdk.Sessions() {
+		n++
+	}
+	return n
+}
+
+// CloseSessions closes every open session (HTTP and stdio alike), ending
+// their streams; used at shutdown after Drain.
+func (s *Server) CloseSessions() {
+	for ss := range s.sdk.Sessions() {
+		ss.Close()
+	}
+}
