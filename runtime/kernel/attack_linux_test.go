@@ -5,9 +5,9 @@ package kernel
 import (
 	"context"
 	"os"
-	"runtime"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
