@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,6 +58,38 @@ func TestReadmeText(t *testing.T) {
 	old := regexp.MustCompile(`generate[^\n]*\s-dir\b`)
 	assert.Empty(t, old.FindAllString(readme, -1), "README uses generate's old -dir spelling; write --tools")
 	assert.Empty(t, old.FindAllString(makefile, -1), "Makefile uses generate's old -dir spelling; write --tools")
+}
+
+// slug is GitHub's anchor for a heading: lower case, spaces to hyphens,
+// everything but letters, digits, hyphens and underscores dropped.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestReadmeAnchors: every link to a section of the README (#anchor) leads
+// to a heading that exists.
+func TestReadmeAnchors(t *testing.T) {
+	readme := readFile(t, "README.md")
+	anchors := map[string]bool{}
+	prose := regexp.MustCompile("(?s)\n```.*?\n```").ReplaceAllString(readme, "") // "# comment" in a sh block is no heading
+	for _, m := range regexp.MustCompile(`(?m)^#{1,6} (.+)$`).FindAllStringSubmatch(prose, -1) {
+		anchors[slug(m[1])] = true
+	}
+	require.True(t, anchors["the-cli"], "slug is wrong: no anchor for ## The CLI")
+	links := regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(readme, -1)
+	require.NotEmpty(t, links)
+	for _, l := range links {
+		assert.True(t, anchors[l[1]], "README links to #%s, and no heading has that anchor", l[1])
+	}
 }
 
 // TestReadmeCLIReference builds toolgen and checks that the README's CLI
