@@ -131,3 +131,32 @@ func BenchmarkCheckBinary(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDirIndex is what a process pays once per system directory for
+// the same-file rule of a program with more than one link (/usr/bin/grep
+// in some images): the directory's denied programs, indexed by inode.
+// Baseline: listing the directory alone.
+func BenchmarkDirIndex(b *testing.B) {
+	d := DefaultDenyList()
+	b.Run("baseline-list", func(b *testing.B) {
+		for b.Loop() {
+			f, err := os.Open("/usr/bin")
+			if err != nil {
+				b.Fatal(err)
+			}
+			f.Readdirnames(-1)
+			f.Close()
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			indexes.Lock()
+			indexes.m = nil
+			indexes.Unlock()
+			if len(d.index("/usr/bin", true).files) == 0 {
+				b.Fatal("no denied program indexed in /usr/bin")
+			}
+		}
+	})
+}

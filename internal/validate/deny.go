@@ -244,6 +244,18 @@ func BinaryName(binary string) string {
 // separators and a leading drive letter ("C:") dropped; "" when there is
 // none.
 func baseName(p string) string {
+	if !strings.ContainsAny(p, `/\`) {
+		// A bare name, as every directory entry is: what the general
+		// case below works out, without its allocations.
+		s := p
+		if len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z' {
+			s = s[2:]
+		}
+		if s == "." || s == ".." {
+			return ""
+		}
+		return s
+	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	if len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z' {
 		s = s[2:]
