@@ -160,3 +160,22 @@ func BenchmarkDirIndex(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDenyListPreset is what assembling a preset pays for its deny
+// list with no extra or allowed entries: DefaultDenyList().With().Without().
+// Baseline: one With of a single entry, which must rebuild.
+func BenchmarkDenyListPreset(b *testing.B) {
+	d := DefaultDenyList()
+	b.Run("baseline-With1", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d.With("curl")
+		}
+	})
+	b.Run("With-Without-nothing", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d.With().Without()
+		}
+	})
+}
