@@ -179,3 +179,36 @@ func BenchmarkDenyListPreset(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProgramCold is Program's first look at a program with two links
+// in a process: every system bin directory indexed (see BenchmarkDirIndex
+// for one). Baseline: the same look with the indexes cached.
+func BenchmarkProgramCold(b *testing.B) {
+	d := DefaultDenyList()
+	dir := b.TempDir()
+	prog := filepath.Join(dir, "tool")
+	if err := os.WriteFile(prog, []byte("\x7fELF"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Link(prog, filepath.Join(dir, "tool2")); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("baseline-cached", func(b *testing.B) {
+		d.Program(prog)
+		for b.Loop() {
+			if _, denied := d.Program(prog); denied {
+				b.Fatal("denied")
+			}
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			indexes.Lock()
+			indexes.m = nil
+			indexes.Unlock()
+			if _, denied := d.Program(prog); denied {
+				b.Fatal("denied")
+			}
+		}
+	})
+}
