@@ -147,6 +147,14 @@ func Prepare() {
 	}
 	c := make(chan *spareThread, 1)
 	spare.c = c
+	// The os package checks once, before its first start of a process,
+	// that pidfds work, by starting a child of its own; FindProcess runs
+	// that check here, off the call's path.
+	go func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Release()
+		}
+	}()
 	go func() {
 		runtime.LockOSThread() // never unlocked: see spawner.loop
 		t := &spareThread{work: make(chan func())}
