@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/nanogpt/toolgen/runtime/preset"
-	"github.com/nanogpt/toolgen/runtime/tool"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 var callCmd = &command{
@@ -61,6 +63,9 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 }
 
 func runCall(c *command, env *cmdEnv, args []string) int {
+	// The spawner's thread joins its pids cgroup (milliseconds on cgroup
+	// v1) while the preset is assembled.
+	kernel.Prepare()
 	target, code, done := resolveCall(c, env, args)
 	if done {
 		return code

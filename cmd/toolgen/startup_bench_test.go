@@ -36,6 +36,9 @@ func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
 // ns/op against grep in the same run:
 //
 //	go test -run '^$' -bench Startup ./cmd/toolgen
+//
+// TOOLGEN_BENCH_BEFORE=/path/to/an/older/toolgen adds its call (default
+// confinement) as "before-toolgen-call", for a before/after in one run.
 func BenchmarkStartup(b *testing.B) {
 	bin, err := toolgenBinary()
 	if err != nil {
@@ -54,7 +57,11 @@ func BenchmarkStartup(b *testing.B) {
 		{"toolgen-version", []string{bin, "version"}},
 		{"toolgen-call-confine-off", []string{bin, "call", "--workspace", ws, "--confine", "off", "grep_text", args}},
 		{"toolgen-call", []string{bin, "call", "--workspace", ws, "grep_text", args}},
+		{"before-toolgen-call", []string{os.Getenv("TOOLGEN_BENCH_BEFORE"), "call", "--workspace", ws, "grep_text", args}},
 	} {
+		if bc.argv[0] == "" {
+			continue
+		}
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				cmd := exec.Command(bc.argv[0], bc.argv[1:]...)

@@ -119,6 +119,9 @@ func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...
 // With returns a copy of d that also denies entries. Each entry is
 // normalised like a binary name (see BinaryName), keeping a trailing '*'.
 func (d DenyList) With(entries ...string) DenyList {
+	if len(entries) == 0 && d.byFirst != nil {
+		return d // immutable: nothing to add, nothing to rebuild
+	}
 	set := make(map[string]bool, len(d.entries)+len(entries))
 	for _, e := range d.entries {
 		set[e] = true
@@ -135,6 +138,9 @@ func (d DenyList) With(entries ...string) DenyList {
 // removed when it is written the same way after normalisation ("python*"
 // removes "python*"; "python3" removes nothing, as it is no entry).
 func (d DenyList) Without(entries ...string) DenyList {
+	if len(entries) == 0 {
+		return d // immutable: nothing to remove, nothing to rebuild
+	}
 	set := make(map[string]bool, len(d.entries))
 	for _, e := range d.entries {
 		set[e] = true
@@ -244,6 +250,18 @@ func BinaryName(binary string) string {
 // separators and a leading drive letter ("C:") dropped; "" when there is
 // none.
 func baseName(p string) string {
+	if !strings.ContainsAny(p, `/\`) {
+		// A bare name, as every directory entry is: what the general
+		// case below works out, without its allocations.
+		s := p
+		if len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z' {
+			s = s[2:]
+		}
+		if s == "." || s == ".." {
+			return ""
+		}
+		return s
+	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	if len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z' {
 		s = s[2:]

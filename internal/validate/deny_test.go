@@ -206,3 +206,31 @@ func TestDenyListZeroAndStar(t *testing.T) {
 		}
 	}
 }
+
+// TestDenyListWithWithoutNothing: adding or removing no entry returns the
+// same list without rebuilding it (a preset with no extra entries pays
+// nothing), and the zero value still becomes a working empty list.
+func TestDenyListWithWithoutNothing(t *testing.T) {
+	d := DefaultDenyList()
+	for _, same := range []DenyList{d.With(), d.Without(), d.With().Without()} {
+		if !reflect.DeepEqual(same.Entries(), d.Entries()) || same.key != d.key {
+			t.Fatal("With()/Without() changed the list")
+		}
+		if same.byFirst != d.byFirst {
+			t.Error("With()/Without() rebuilt the list")
+		}
+		if _, denied := same.Match("rm"); !denied {
+			t.Error("With()/Without() lost rm")
+		}
+	}
+	empty := DenyList{}.With()
+	if empty.byFirst == nil || len(empty.Entries()) != 0 {
+		t.Errorf("DenyList{}.With() = %+v", empty)
+	}
+	if _, denied := empty.Match("rm"); denied {
+		t.Error("the empty list denies rm")
+	}
+	if _, denied := (DenyList{}).Without().Match("rm"); denied {
+		t.Error("the zero value's Without() denies rm")
+	}
+}

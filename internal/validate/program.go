@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxInterpreterDepth is how many #! interpreters deep Program follows a
@@ -283,23 +285,7 @@ func (d DenyList) index(dir string, system bool) *dirIndex {
 		return idx
 	}
 	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileKey]denyHit{}}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		entry, denied := d.Match(e.Name())
-		if !denied {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		info, err := os.Stat(p)
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		if k, ok := keyOf(info); ok {
-			if _, dup := idx.files[k]; !dup {
-				idx.files[k] = denyHit{path: p, entry: entry}
-			}
-		}
-	}
+	d.indexInto(idx, dir)
 	indexes.Lock()
 	if indexes.m == nil {
 		indexes.m = map[indexKey]*dirIndex{}
@@ -307,4 +293,36 @@ func (d DenyList) index(dir string, system bool) *dirIndex {
 	indexes.m[cacheKey] = idx
 	indexes.Unlock()
 	return idx
+}
+
+// indexInto adds the denied programs of dir to idx. Only the names are
+// listed (no sorting or type of every entry); the denied ones are sorted,
+// so the first name of a file is the one reported, and looked at relative
+// to the open directory, following symlinks as os.Stat does.
+func (d DenyList) indexInto(idx *dirIndex, dir string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	type named struct{ name, entry string }
+	var denied []named
+	for _, name := range names {
+		if entry, ok := d.Match(name); ok {
+			denied = append(denied, named{name, entry})
+		}
+	}
+	slices.SortFunc(denied, func(a, b named) int { return strings.Compare(a.name, b.name) })
+	fd := int(f.Fd())
+	for _, n := range denied {
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, n.name, &st, 0); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		k := fileKey{uint64(st.Dev), uint64(st.Ino)}
+		if _, dup := idx.files[k]; !dup {
+			idx.files[k] = denyHit{path: filepath.Join(dir, n.name), entry: n.entry}
+		}
+	}
 }

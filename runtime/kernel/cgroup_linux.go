@@ -90,16 +90,31 @@ type threadCgroup struct {
 // have max processes at once, or returns nil when there is no pids
 // hierarchy to use. The spawner thread counts as one.
 func newThreadCgroup(max int) (*threadCgroup, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	c, err := makeThreadCgroup()
+	if c == nil || err != nil {
+		return nil, err
+	}
+	if err := c.setMax(max); err != nil {
+		c.events.Close()
+		os.Remove(c.dir)
+		return nil, err
+	}
+	return c, nil
+}
+
+// makeThreadCgroup makes a pids cgroup for one spawner with no limit set
+// yet (setMax sets it), or returns nil when there is no pids hierarchy to
+// use.
+func makeThreadCgroup() (*threadCgroup, error) {
 	root := pidsRoot()
-	if root == "" || max <= 0 {
+	if root == "" {
 		return nil, nil
 	}
 	dir := filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(cgroupSeq.Add(1), 10))
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("pids cgroup: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max+1)), 0); err != nil {
-		os.Remove(dir)
 		return nil, fmt.Errorf("pids cgroup: %w", err)
 	}
 	events, err := os.Open(filepath.Join(dir, "pids.events"))
@@ -108,6 +123,15 @@ func newThreadCgroup(max int) (*threadCgroup, error) {
 		return nil, fmt.Errorf("pids cgroup: %w", err)
 	}
 	return &threadCgroup{dir: dir, events: events}, nil
+}
+
+// setMax lets the spawner's children have max processes at once (the
+// spawner thread counts as one). It must run before the spawner forks.
+func (c *threadCgroup) setMax(max int) error {
+	if err := os.WriteFile(filepath.Join(c.dir, "pids.max"), []byte(strconv.Itoa(max+1)), 0); err != nil {
+		return fmt.Errorf("pids cgroup: %w", err)
+	}
+	return nil
 }
 
 // join moves the calling thread into the cgroup.

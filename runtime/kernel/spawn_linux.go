@@ -49,22 +49,44 @@ type startReq struct {
 
 // newSpawner starts a spawner confined to p as d says, its thread in a
 // pids cgroup of maxProcs where there is one (see threadCgroup), and waits
-// until its thread is set up (or failed to be).
+// until its thread is set up (or failed to be). It takes the spare thread
+// Prepare made, when there is one, which is already in a cgroup of its own.
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := &spawner{reqs: make(chan *startReq)}
+	ready := make(chan error)
+	if t := takeSpare(); t != nil {
+		if maxProcs > 0 && t.err == nil {
+			if t.cg != nil {
+				// The thread has forked nothing yet: the limit is in place
+				// before its first child.
+				if err := t.cg.setMax(maxProcs); err != nil {
+					close(t.work)
+					s.err = err
+					return s
+				}
+			}
+			s.cg = t.cg
+			t.work <- func() { s.loop(p, d, true, ready) }
+			s.err = <-ready
+			return s
+		}
+		close(t.work) // not usable for this spawner: let its thread go
+	}
 	cg, err := newThreadCgroup(maxProcs)
 	if err != nil {
 		s.err = err
 		return s
 	}
 	s.cg = cg
-	ready := make(chan error)
-	go s.loop(p, d, ready)
+	go s.loop(p, d, false, ready)
 	s.err = <-ready
 	return s
 }
 
-func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error) {
+// loop sets up the spawner's thread (joins its cgroup unless joined says
+// the thread already has, then applies the policy), reports how that went
+// on ready and serves start requests until s.reqs is closed.
+func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready chan<- error) {
 	// Never unlocked: when this goroutine returns, the runtime destroys the
 	// thread, restricted as it is, instead of reusing it. (The runtime never
 	// clones a locked thread to make another one: it asks its template
@@ -75,7 +97,7 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error)
 		defer func() { go s.cg.remove() }()
 	}
 	var err error
-	if s.cg != nil {
+	if s.cg != nil && !joined {
 		err = s.cg.join()
 	}
 	if err == nil {
@@ -89,6 +111,79 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, ready chan<- error)
 		r.proc, r.err = startStopped(r.path, r.argv, r.attr, r.setup)
 		close(r.done)
 	}
+}
+
+// spareThread is an OS thread made ahead of need by Prepare: locked to its
+// goroutine, in a pids cgroup of its own (no limit set yet) where there is a
+// pids hierarchy, unrestricted, and with nothing forked. newSpawner takes it
+// and sends the spawner's loop on work, or closes work to let it end.
+type spareThread struct {
+	cg   *threadCgroup // nil when there is no pids hierarchy
+	err  error         // making or joining the cgroup failed: unusable
+	work chan func()
+}
+
+// spare is the spare thread being made or made, or nil.
+var spare struct {
+	sync.Mutex
+	c chan *spareThread
+}
+
+// Prepare starts making, in the background, the thread of the first
+// spawner: moving a thread into a cgroup costs milliseconds on cgroup v1,
+// which a command-line call can spend while it assembles its preset instead
+// of after. It changes nothing of what the spawner enforces (the process
+// limit is set, and the policy applied, when the spawner is made, before
+// its first fork). It does nothing when a spare is already there or no
+// pids cgroup would be used (not root). Calling it is optional.
+func Prepare() {
+	if nsState.Load() == nsUserPID {
+		return // RLIMIT_NPROC, not a cgroup, caps the processes
+	}
+	spare.Lock()
+	defer spare.Unlock()
+	if spare.c != nil {
+		return
+	}
+	c := make(chan *spareThread, 1)
+	spare.c = c
+	// The os package checks once, before its first start of a process,
+	// that pidfds work, by starting a child of its own; FindProcess runs
+	// that check here, off the call's path.
+	go func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Release()
+		}
+	}()
+	go func() {
+		runtime.LockOSThread() // never unlocked: see spawner.loop
+		t := &spareThread{work: make(chan func())}
+		t.cg, t.err = makeThreadCgroup()
+		if t.cg != nil && t.err == nil {
+			t.err = t.cg.join()
+		}
+		c <- t
+		if f, ok := <-t.work; ok {
+			f() // the spawner's loop, which owns t.cg from now on
+			return
+		}
+		if t.cg != nil {
+			go t.cg.remove()
+		}
+	}()
+}
+
+// takeSpare returns the spare thread, waiting for it while it is being
+// made, or nil when Prepare was not called (or the spare was taken).
+func takeSpare() *spareThread {
+	spare.Lock()
+	c := spare.c
+	spare.c = nil
+	spare.Unlock()
+	if c == nil {
+		return nil
+	}
+	return <-c
 }
 
 // siginfo si_code values of waitid for a child that stopped.

@@ -79,3 +79,7 @@ func DescendantControl() string { return descendantControl(0) }
 
 // ProcessLimitEnforcement describes what enforces WithProcessLimit here.
 func ProcessLimitEnforcement() string { return "not enforced outside Linux" }
+
+// Prepare does nothing outside Linux: there is no spawner thread to make
+// ahead of need.
+func Prepare() {}

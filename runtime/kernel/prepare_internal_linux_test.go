@@ -1,0 +1,82 @@
+//go:build linux
+
+package kernel
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// TestPreparedSpawner: the spare thread Prepare makes becomes the next new
+// spawner's thread; its pids cgroup gets the process limit before the first
+// child, holds exactly that thread, and caps the call's processes.
+// (Sequential: no parallel test runs meanwhile to take the spare.)
+func TestPreparedSpawner(t *testing.T) {
+	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
+		t.Skip(e)
+	}
+	Prepare()
+	spare.Lock()
+	c := spare.c
+	spare.Unlock()
+	require.NotNil(t, c, "Prepare made no spare thread")
+	st := <-c
+	c <- st // put it back for the spawner to take
+	require.NoError(t, st.err)
+	require.NotNil(t, st.cg)
+	max, err := os.ReadFile(filepath.Join(st.cg.dir, "pids.max"))
+	require.NoError(t, err)
+	assert.Equal(t, "max", strings.TrimSpace(string(max)), "a spare has no limit until a spawner takes it")
+
+	// A workspace of its own: a policy no spawner has yet, so a new one.
+	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(5), WithTimeout(20*time.Second))
+	res := mustRun(t, k, "bash", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 1 & done; wait")
+	assert.Contains(t, res.Limit, "process limit 5 reached", res.Text())
+
+	spare.Lock()
+	assert.Nil(t, spare.c, "the spare was not taken")
+	spare.Unlock()
+	max, err = os.ReadFile(filepath.Join(st.cg.dir, "pids.max"))
+	require.NoError(t, err)
+	assert.Equal(t, "6", strings.TrimSpace(string(max)), "the limit plus the spawner thread")
+	tasks, err := os.ReadFile(filepath.Join(st.cg.dir, "tasks"))
+	require.NoError(t, err)
+	assert.Len(t, strings.Fields(string(tasks)), 1, "only the spawner thread is left in its cgroup: %q", tasks)
+	pool.Lock()
+	defer pool.Unlock()
+	found := false
+	for _, s := range pool.m {
+		found = found || s.cg == st.cg
+	}
+	assert.True(t, found, "no spawner has the spare's cgroup")
+}
+
+// TestPrepareUnused: a spare no spawner can use (no process limit) is let
+// go: its thread ends and its cgroup is removed.
+func TestPrepareUnused(t *testing.T) {
+	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
+		t.Skip(e)
+	}
+	Prepare()
+	spare.Lock()
+	c := spare.c
+	spare.Unlock()
+	require.NotNil(t, c)
+	st := <-c
+	c <- st
+	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(0))
+	res := mustRun(t, k, "true")
+	assert.Equal(t, 0, res.ExitCode, res.Text())
+	assert.Eventually(t, func() bool {
+		_, err := os.Stat(st.cg.dir)
+		return os.IsNotExist(err)
+	}, 5*time.Second, 20*time.Millisecond, "the unused spare's cgroup %s is still there", st.cg.dir)
+}
