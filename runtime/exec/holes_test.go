@@ -138,6 +138,22 @@ func TestHoleDateAttachedPath(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text, "exit: 0"), text)
 }
 
+// TestHoleDateAttachedSymlinkFile: a value attached after combined short
+// options that is a workspace symlink straight to a file outside ("-uflink",
+// no '/' in it) was not resolved, so date printed the outside file's line.
+func TestHoleDateAttachedSymlinkFile(t *testing.T) {
+	h := newHoleEnv(t, "date", "grep")
+	outside := writeFile(t, t.TempDir(), "secret", "s3cr3t-line\n", 0o600)
+	require.NoError(t, os.Symlink(outside, filepath.Join(h.ws, "link")))
+	require.Contains(t, h.direct("date", "-uflink"), "s3cr3t-line", "date -f does not follow the link even when run directly")
+	for _, c := range []string{"date -uflink", "date -Ruflink", "grep -iflink a.txt"} {
+		refused614(t, h.tl, c, DefenceWorkspace)
+	}
+	text, err := call(t, h.tl, "date -u")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(text, "exit: 0"), text)
+}
+
 // TestHoleGitAliasNotBuiltin: a repository's alias.refs runs a program on
 // a git where refs is no built-in (2.39); ExecTool asks the git it runs for
 // its built-ins and refuses the rest. Where refs is a built-in, the
