@@ -221,3 +221,48 @@ func TestHoleRepositoryConfigThroughExecTool(t *testing.T) {
 	}
 	assert.False(t, h.ran(), "the repository's program ran through ExecTool")
 }
+
+// TestHoleWrappersOffTheDenyList: binaries that run a program named in
+// their arguments, missing from the deny list, ran a script of the
+// workspace with confinement off (choom -n 0 -- ./evil, hyperfine -N
+// ./evil, gcc -wrapper ./evil or gcc -B. running ./cc1). Each is now
+// refused when granted.
+func TestHoleWrappersOffTheDenyList(t *testing.T) {
+	wrappers := []string{"choom", "hyperfine", "gcc", "cc", "gcc-12", "x86_64-linux-gnu-gcc-12", "cpp",
+		"uclampset", "systemd-cat", "systemd-inhibit", "systemd-socket-activate", "scriptlive",
+		"msgexec", "msgfilter", "lli", "lli-14", "llvm-jitlink-14"}
+	ws := gitWorkspace(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, ws, "evil", "#!/bin/sh\necho \"$0 $*\" >> "+marker+"\nexit 0\n", 0o755)
+	k, err := kernel.New(ws, kernel.WithConfinement(sandbox.Off))
+	require.NoError(t, err)
+	// Proof that they run a program when run directly (where installed).
+	for _, argv := range [][]string{
+		{"choom", "-n", "0", "--", "./evil"},
+		{"hyperfine", "-N", "--runs", "1", "./evil"},
+		{"gcc", "-wrapper", "./evil,x", "-E", "-x", "c", "/dev/null"},
+	} {
+		if _, err := osexec.LookPath(argv[0]); err != nil {
+			continue
+		}
+		cmd := osexec.Command(argv[0], argv[1:]...)
+		cmd.Dir = ws
+		_ = cmd.Run()
+		require.FileExists(t, marker, "%v does not run ./evil even when run directly", argv)
+		require.NoError(t, os.Remove(marker))
+	}
+	tested := 0
+	for _, bin := range wrappers {
+		if _, err := osexec.LookPath(bin); err != nil {
+			continue
+		}
+		tested++
+		_, err := New(k, []string{bin})
+		if assert.Error(t, err, "%s was granted", bin) {
+			assert.Contains(t, err.Error(), "deny list", "%s: %v", bin, err)
+		}
+	}
+	if tested == 0 {
+		t.Skip("none of the wrappers is installed")
+	}
+}
