@@ -266,3 +266,67 @@ func TestHoleWrappersOffTheDenyList(t *testing.T) {
 		t.Skip("none of the wrappers is installed")
 	}
 }
+
+// evilSharedObject compiles, into dir, a shared library whose constructor
+// prints "ARBITRARY-CODE" on stderr and appends to marker (it names
+// C_GetFunctionList, which ssh-keygen looks for before loading); it skips the
+// test where no C compiler is installed.
+func evilSharedObject(t *testing.T, dir, marker string) string {
+	t.Helper()
+	cc, err := osexec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler to build the shared library")
+	}
+	src := writeFile(t, t.TempDir(), "x.c", `#include <stdio.h>
+__attribute__((constructor)) static void f(void) {
+	fputs("ARBITRARY-CODE\n", stderr);
+	FILE *m = fopen("`+marker+`", "a");
+	if (m) { fputs("loaded\n", m); fclose(m); }
+}
+void C_GetFunctionList(void) {}
+`, 0o644)
+	so := filepath.Join(dir, "evil.so")
+	out, err := osexec.Command(cc, "-shared", "-fPIC", "-o", so, src).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return so
+}
+
+// TestHoleSharedLibraryLoaders: options that make a granted binary load a
+// shared library of the workspace run the repository's code inside it, and
+// Landlock cannot stop that (mmap of a readable file needs no execute
+// right): openssl's dynamic engine did it even under --confine strict;
+// ssh-keygen -D and ssh -I (PKCS#11 providers) with it off; groff -U (the
+// unsafe mode's .sy request) ran a workspace program with it off.
+func TestHoleSharedLibraryLoaders(t *testing.T) {
+	h := newHoleEnv(t, "ssh", "ssh-keygen", "groff")
+	so := evilSharedObject(t, h.ws, h.marker)
+	require.Contains(t, h.direct("ssh-keygen", "-D", "./evil.so"), "ARBITRARY-CODE",
+		"ssh-keygen -D does not load the library even when run directly")
+	writeFile(t, h.ws, "g.roff", ".sy ./evil groff\nhi\n", 0o644)
+	h.direct("groff", "-U", "g.roff")
+	require.True(t, h.ran(), "groff -U does not run .sy even when run directly")
+	require.NoError(t, os.Remove(h.marker))
+	for _, c := range []string{"ssh-keygen -D ./evil.so", "ssh-keygen -lD./evil.so", "ssh -I ./evil.so -p 1 127.0.0.1",
+		"ssh -I./evil.so x", "groff -U g.roff", "groff -aU g.roff", "groff -DU g.roff"} {
+		refused614(t, h.tl, c, DefenceFlags)
+	}
+	assert.False(t, h.ran())
+	text, err := call(t, h.tl, "ssh-keygen -l -f .git/config")
+	require.NoError(t, err)
+	assert.NotContains(t, text, "ARBITRARY-CODE")
+
+	// openssl loads engines and providers named on its command line or in
+	// a configuration file it is given: it ran the library under strict.
+	if _, err := osexec.LookPath("openssl"); err != nil {
+		t.Skip("no openssl")
+	}
+	require.Contains(t, h.direct("openssl", "engine", "dynamic", "-pre", "SO_PATH:"+so, "-pre", "LOAD"), "ARBITRARY-CODE",
+		"openssl does not load the engine even when run directly")
+	for _, mode := range []sandbox.Mode{sandbox.Strict, sandbox.Off} {
+		k, err := kernel.New(h.ws, kernel.WithConfinement(mode))
+		require.NoError(t, err)
+		_, err = New(k, []string{"openssl"})
+		require.Error(t, err, "openssl was granted (%v)", mode)
+		assert.Equal(t, tool.CodeSpec, tool.CodeOf(err), "%v", err)
+	}
+}

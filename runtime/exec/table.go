@@ -318,6 +318,29 @@ var flagTable = []*binaryRules{
 			{Short: "S", Why: "it names the program or control socket ssh uses (scp -S, sftp -S run the named program)"},
 			{Short: "D", Why: "sftp -D runs the named program as the server"},
 			{Short: "b", Why: "sftp -b reads a batch file, whose !commands run locally"},
+			{Short: "I", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh"},
+		},
+	},
+	{
+		// getopt letters of OpenSSH 9.2's ssh-keygen that take a value.
+		Names: []string{"ssh-keygen"}, ArgShort: "abCDEFfGIJjKMmNnOPrSsTtVwYZz",
+		Rows: []flagRow{
+			{Short: "D", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh-keygen"},
+		},
+	},
+	{
+		// openssl loads engines and providers (shared libraries) named on its
+		// command line (-engine, engine dynamic -pre SO_PATH:…,
+		// -provider-path) or in a configuration file it is given (-config):
+		// Landlock cannot stop a library being mapped, so it ran code of the
+		// workspace even under --confine strict.
+		Names:  []string{"openssl"},
+		Refuse: "it loads engines and providers, shared libraries named on its command line or in a configuration file, whose code runs inside it; use sha256sum, base64 or cat for what it would read",
+	},
+	{
+		Names: []string{"groff", "troff", "gtroff"}, ArgShort: "dfFIKLmMnoPrTwW",
+		Rows: []flagRow{
+			{Short: "U", Why: "unsafe mode lets the document run programs (.sy, .pi) and write files (.open)"},
 		},
 	},
 	{
