@@ -75,6 +75,12 @@ var defaultDenied = []string{
 	"gcc*", "g++*", "cc", "c++", "c89*", "c99*", "cpp*", "clang*", "x86_64-linux-gnu-gcc*",
 	"x86_64-linux-gnu-g++*", "x86_64-linux-gnu-cpp*", "aarch64-linux-gnu-gcc*", "aarch64-linux-gnu-g++*",
 	"aarch64-linux-gnu-cpp*",
+	// linkers and LLVM's drivers load a plugin named on the command line
+	// (ld -plugin x.so, opt -load x.so, llc -load x.so): Landlock does not
+	// check the mapping of a readable file, so this ran a workspace library
+	// under --confine strict; bugpoint runs programs
+	"ld", "ld.bfd", "ld.gold", "gold", "ld.lld*", "lld*", "x86_64-linux-gnu-ld*", "x86_64-linux-gnu-gold",
+	"aarch64-linux-gnu-ld*", "opt", "llc", "bugpoint",
 	// setarch and its aliases: the personality wrapper runs its argument
 	// (x86_64 sh -c …); util-linux installs it under the architecture names
 	"setarch", "linux32", "linux64", "uname26", "i386", "i486", "i586", "i686", "athlon",

@@ -330,3 +330,41 @@ func TestHoleSharedLibraryLoaders(t *testing.T) {
 		assert.Equal(t, tool.CodeSpec, tool.CodeOf(err), "%v", err)
 	}
 }
+
+// TestHolePluginLoadersUnderStrict: toolchain programs that load a plugin
+// named on their command line (nm --plugin, ld -plugin, opt -load, llc
+// -load) ran a workspace shared library under --confine strict, since
+// Landlock does not check the mapping of a readable file. The linker and
+// LLVM's tools are denied; nm, ar and ranlib lose --plugin.
+func TestHolePluginLoadersUnderStrict(t *testing.T) {
+	if _, err := osexec.LookPath("nm"); err != nil {
+		t.Skip("no binutils")
+	}
+	ws := gitWorkspace(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	evilSharedObject(t, ws, marker)
+	k, err := kernel.New(ws, kernel.WithConfinement(sandbox.Strict))
+	require.NoError(t, err)
+	cmd := osexec.Command("nm", "--plugin", "./evil.so", "a.txt")
+	cmd.Dir = ws
+	out, _ := cmd.CombinedOutput()
+	require.Contains(t, string(out), "ARBITRARY-CODE", "nm --plugin does not load the library even when run directly")
+	tl, err := New(k, []string{"nm", "ar", "ranlib"})
+	require.NoError(t, err)
+	for _, c := range []string{"nm --plugin ./evil.so a.txt", "nm --plug=./evil.so a.txt", "ar --plugin ./evil.so t x.a",
+		"ranlib --plugin=./evil.so x.a"} {
+		refused614(t, tl, c, DefenceFlags)
+	}
+	text, err := call(t, tl, "nm a.txt")
+	require.NoError(t, err)
+	assert.NotContains(t, text, "ARBITRARY-CODE")
+	for _, bin := range []string{"ld", "ld.bfd", "ld.gold", "gold", "x86_64-linux-gnu-ld", "opt", "llc", "bugpoint", "opt-14", "llc-14"} {
+		if _, err := osexec.LookPath(bin); err != nil {
+			continue
+		}
+		_, err := New(k, []string{bin})
+		if assert.Error(t, err, "%s was granted", bin) {
+			assert.Contains(t, err.Error(), "deny list", "%s: %v", bin, err)
+		}
+	}
+}

@@ -322,6 +322,16 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
+		// binutils load a BFD plugin (a shared library) named by --plugin,
+		// even under Landlock; getopt_long takes a prefix (--plug).
+		Names: []string{"nm", "ar", "ranlib", "x86_64-linux-gnu-nm", "x86_64-linux-gnu-ar", "x86_64-linux-gnu-ranlib",
+			"aarch64-linux-gnu-nm", "aarch64-linux-gnu-ar", "aarch64-linux-gnu-ranlib"},
+		Abbrev: true, ArgLong: []string{"plugin"},
+		Rows: []flagRow{
+			{Long: []string{"plugin"}, Why: "it loads the named shared library as a plugin, whose code runs inside the program"},
+		},
+	},
+	{
 		// getopt letters of OpenSSH 9.2's ssh-keygen that take a value.
 		Names: []string{"ssh-keygen"}, ArgShort: "abCDEFfGIJjKMmNnOPrSsTtVwYZz",
 		Rows: []flagRow{
