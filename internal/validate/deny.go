@@ -67,9 +67,12 @@ var defaultDenied = []string{
 	// confinement off): util-linux's choom and uclampset, hyperfine (runs
 	// its arguments, with or without a shell), systemd's cat, inhibit and
 	// socket-activate, scriptlive (runs a shell), gettext's msgexec and
-	// msgfilter, LLVM's lli and llvm-jitlink (run code from a file)
+	// msgfilter, LLVM's lli and llvm-jitlink (run code from a file),
 	"choom", "uclampset", "hyperfine", "systemd-cat", "systemd-inhibit", "systemd-socket-activate",
 	"scriptlive", "msgexec", "msgfilter", "lli*", "llvm-jitlink*",
+	// GnuPG: gpg-connect-agent -E runs its arguments, gpgtar --gpg runs the
+	// named program
+	"gpg-connect-agent", "gpgtar",
 	// compiler drivers: -wrapper PROG, -B DIR (runs DIR/cc1, DIR/as …),
 	// -fplugin=x.so and specs files run what the arguments name
 	"gcc*", "g++*", "cc", "c++", "c89*", "c99*", "cpp*", "clang*", "x86_64-linux-gnu-gcc*",

@@ -225,12 +225,13 @@ func TestHoleRepositoryConfigThroughExecTool(t *testing.T) {
 // TestHoleWrappersOffTheDenyList: binaries that run a program named in
 // their arguments, missing from the deny list, ran a script of the
 // workspace with confinement off (choom -n 0 -- ./evil, hyperfine -N
-// ./evil, gcc -wrapper ./evil or gcc -B. running ./cc1). Each is now
+// ./evil, gcc -wrapper ./evil or gcc -B. running ./cc1, gpg-connect-agent
+// -E ./evil, gpgtar --gpg ./evil). Each is now
 // refused when granted.
 func TestHoleWrappersOffTheDenyList(t *testing.T) {
 	wrappers := []string{"choom", "hyperfine", "gcc", "cc", "gcc-12", "x86_64-linux-gnu-gcc-12", "cpp",
 		"uclampset", "systemd-cat", "systemd-inhibit", "systemd-socket-activate", "scriptlive",
-		"msgexec", "msgfilter", "lli", "lli-14", "llvm-jitlink-14"}
+		"msgexec", "msgfilter", "lli", "lli-14", "llvm-jitlink-14", "gpg-connect-agent", "gpgtar"}
 	ws := gitWorkspace(t)
 	marker := filepath.Join(t.TempDir(), "ran")
 	writeFile(t, ws, "evil", "#!/bin/sh\necho \"$0 $*\" >> "+marker+"\nexit 0\n", 0o755)
@@ -241,6 +242,8 @@ func TestHoleWrappersOffTheDenyList(t *testing.T) {
 		{"choom", "-n", "0", "--", "./evil"},
 		{"hyperfine", "-N", "--runs", "1", "./evil"},
 		{"gcc", "-wrapper", "./evil,x", "-E", "-x", "c", "/dev/null"},
+		{"gpg-connect-agent", "-E", "./evil"},
+		{"gpgtar", "--gpg", "./evil", "-t", "a.txt"},
 	} {
 		if _, err := osexec.LookPath(argv[0]); err != nil {
 			continue
