@@ -371,3 +371,47 @@ func TestHolePluginLoadersUnderStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestHoleRecursionFollowsSymlinks: with --confine off, a directory operand
+// holding a symlink that leads out of the workspace was walked through it by
+// programs that follow symlinks while recursing (cp -rL, diff -r by
+// default, zip -r by default, rsync -L/--copy-unsafe-links): zip -r then
+// unzip -p showed the outside file.
+func TestHoleRecursionFollowsSymlinks(t *testing.T) {
+	h := newHoleEnv(t, "cp", "diff", "zip")
+	outside := t.TempDir()
+	writeFile(t, outside, "secret", "s3cr3t-line\n", 0o600)
+	require.NoError(t, os.Mkdir(filepath.Join(h.ws, "d1"), 0o755))
+	require.NoError(t, os.Symlink(outside, filepath.Join(h.ws, "d1", "s")))
+	require.NoError(t, os.MkdirAll(filepath.Join(h.ws, "d2", "s"), 0o755))
+	writeFile(t, h.ws, "d2/s/secret", "other\n", 0o644)
+	require.Contains(t, h.direct("diff", "-r", "d1", "d2"), "s3cr3t-line", "diff -r does not follow the link even when run directly")
+	for _, c := range []string{
+		"cp -rL d1 d3", "cp -r --dereference d1 d3", "cp -r --deref d1 d3", "cp -Lr d1 d3",
+		"diff -r d1 d2", "diff -qr d1 d2", "diff --recursive d1 d2", "diff --recur d1 d2",
+		"zip -r z.zip d1", "zip -qr z.zip d1", "zip --recurse-paths z.zip d1", "zip -R z.zip d1",
+	} {
+		refused614(t, h.tl, c, DefenceFlags)
+	}
+	assert.NoDirExists(t, filepath.Join(h.ws, "d3"))
+	assert.NoFileExists(t, filepath.Join(h.ws, "z.zip"))
+	for _, c := range []string{"diff -r --no-dereference d1 d2", "zip -ry z.zip d1", "zip -r -y z.zip d1", "cp -r d1 d3"} {
+		text, err := call(t, h.tl, c)
+		require.NoError(t, err, c)
+		assert.NotContains(t, text, "s3cr3t-line", c)
+	}
+	got, err := osexec.Command("grep", "-r", "s3cr3t-line", h.ws).CombinedOutput()
+	assert.Empty(t, string(got), "the outside file was copied into the workspace (%v)", err)
+
+	if _, err := osexec.LookPath("rsync"); err != nil {
+		return
+	}
+	k, err := kernel.New(h.ws, kernel.WithConfinement(sandbox.Off))
+	require.NoError(t, err)
+	rs, err := New(k, []string{"rsync"})
+	require.NoError(t, err)
+	for _, c := range []string{"rsync -rL d1/ d4", "rsync -r --copy-links d1/ d4", "rsync -r --copy-unsafe-links d1/ d4",
+		"rsync -rk d1/ d4", "rsync -r --copy-dirlinks d1/ d4", "rsync -rK d1/ d4"} {
+		refused614(t, rs, c, DefenceFlags)
+	}
+}

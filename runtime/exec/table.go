@@ -285,7 +285,24 @@ var flagTable = []*binaryRules{
 		Rows: []flagRow{
 			{Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Why: "it runs the named program to test the archive"},
 		},
-		Check: checkZip,
+		Check: checkZipRecursion,
+	},
+	{
+		Names: []string{"cp", "gcp"}, Abbrev: true, ArgShort: "St",
+		ArgLong: []string{"suffix", "target-directory"},
+		Long:    []string{"dereference", "no-dereference", "recursive", "remove-destination"},
+		Rows: []flagRow{
+			{Short: "L", Long: []string{"dereference"}, Why: whyFollow},
+		},
+	},
+	{
+		Names: []string{"diff", "gdiff"}, Abbrev: true, ArgShort: "CDFILSUWxX",
+		ArgLong: []string{"context", "unified", "ifdef", "show-function-line", "ignore-matching-lines", "label",
+			"starting-file", "width", "exclude", "exclude-from", "from-file", "to-file", "line-format",
+			"old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format",
+			"changed-group-format", "unchanged-group-format", "horizon-lines", "tabsize", "color", "palette"},
+		Long:  []string{"recursive", "no-dereference", "brief", "report-identical-files"},
+		Check: checkDiff,
 	},
 	{
 		Names: []string{"sort", "gsort"}, Abbrev: true, ArgShort: "kotST",
@@ -308,6 +325,7 @@ var flagTable = []*binaryRules{
 		Rows: []flagRow{
 			{Short: "e", Long: []string{"rsh", "rsync-path"}, Why: "it names the program rsync runs for the transfer"},
 			{Long: []string{"daemon", "config", "dparam"}, Why: "it starts an rsync daemon configured from a file"},
+			{Short: "LkK", Long: []string{"copy-links", "copy-unsafe-links", "copy-dirlinks", "keep-dirlinks"}, Why: whyFollow},
 		},
 	},
 	{
