@@ -415,3 +415,31 @@ func TestHoleRecursionFollowsSymlinks(t *testing.T) {
 		refused614(t, rs, c, DefenceFlags)
 	}
 }
+
+// TestHoleNameListFromFile: options that read the names of the files to
+// work on from a file of the workspace name files the argument check never
+// sees. With --confine off, sort --files0-from printed an outside file, and
+// tar -T archived it (tar -xOf then printed it).
+func TestHoleNameListFromFile(t *testing.T) {
+	h := newHoleEnv(t, "sort", "tar", "find", "wc", "du")
+	outside := writeFile(t, t.TempDir(), "secret", "s3cr3t-line\n", 0o600)
+	writeFile(t, h.ws, "names0", outside+"\x00", 0o644)
+	writeFile(t, h.ws, "names", outside+"\n", 0o644)
+	require.Contains(t, h.direct("sort", "--files0-from=names0"), "s3cr3t-line",
+		"sort --files0-from does not read the listed file even when run directly")
+	for _, c := range []string{
+		"sort --files0-from=names0", "sort --files0-from names0", "sort --files0=names0",
+		"tar -cf t.tar -T names", "tar -cf t.tar -Tnames", "tar -cf t.tar --files-from=names", "tar -cf t.tar --files-fr names",
+		"tar cfT t.tar names", "find -files0-from names0", "find . -files0-from names0",
+		"wc --files0-from=names0", "du --files0-from=names0",
+	} {
+		refused614(t, h.tl, c, DefenceFlags)
+	}
+	assert.NoFileExists(t, filepath.Join(h.ws, "t.tar"))
+	for _, c := range []string{"sort names", "wc -L names", "du -s ."} {
+		text, err := call(t, h.tl, c)
+		require.NoError(t, err, c)
+		assert.True(t, strings.HasPrefix(text, "exit: 0"), "%s: %s", c, text)
+		assert.NotContains(t, text, "s3cr3t-line")
+	}
+}

@@ -101,6 +101,7 @@ const (
 	whyPager     = "a pager is interactive and can run shell commands (!cmd, |, v); its output comes back to you anyway: read files with cat, head, tail or sed -n"
 	whyScheduler = "it schedules commands that run later, outside this call and its limits"
 	whyFollow    = "it follows symlinks while walking directories, and a symlink can lead out of the workspace"
+	whyNameList  = "it reads the names of the files to use from a file, and those names cannot be checked; name the files as arguments"
 )
 
 // flagTable is defence 4's data: one entry per binary or family. Extend it
@@ -201,6 +202,7 @@ var flagTable = []*binaryRules{
 			{Words: []string{"-delete"}, Why: "it deletes the files found"},
 			{Words: []string{"-fprint", "-fprint0", "-fprintf", "-fls"}, Why: "it writes to a named file; the result comes back to you anyway"},
 			{Words: []string{"-L", "-follow"}, Why: whyFollow},
+			{Words: []string{"-files0-from"}, Why: whyNameList},
 		},
 	},
 	{
@@ -273,6 +275,7 @@ var flagTable = []*binaryRules{
 			{Long: []string{"rsh-command", "rmt-command"}, Why: "it runs the named program to reach a remote archive"},
 			{Short: "P", Long: []string{"absolute-names"}, Why: "it reads and writes absolute paths, outside the workspace"},
 			{Short: "h", Long: []string{"dereference"}, Why: "it archives what symlinks point to, and a symlink can lead out of the workspace"},
+			{Short: "T", Long: []string{"files-from"}, Why: whyNameList},
 		},
 		Check: checkTar,
 	},
@@ -310,6 +313,22 @@ var flagTable = []*binaryRules{
 			"batch-size", "files0-from", "parallel", "random-source", "sort"},
 		Rows: []flagRow{
 			{Long: []string{"compress-program"}, Why: "it runs the named program to compress temporary files"},
+			{Long: []string{"files0-from"}, Why: whyNameList},
+		},
+	},
+	{
+		Names: []string{"wc", "gwc"}, Abbrev: true, ArgLong: []string{"files0-from", "total"},
+		Rows: []flagRow{
+			{Long: []string{"files0-from"}, Why: whyNameList},
+		},
+	},
+	{
+		Names: []string{"du", "gdu"}, Abbrev: true, ArgShort: "BdtX",
+		ArgLong: []string{"files0-from", "block-size", "max-depth", "threshold", "time", "time-style", "exclude",
+			"exclude-from"},
+		Rows: []flagRow{
+			{Long: []string{"files0-from"}, Why: whyNameList},
+			{Short: "L", Long: []string{"dereference"}, Why: whyFollow},
 		},
 	},
 	{
@@ -325,6 +344,7 @@ var flagTable = []*binaryRules{
 		Rows: []flagRow{
 			{Short: "e", Long: []string{"rsh", "rsync-path"}, Why: "it names the program rsync runs for the transfer"},
 			{Long: []string{"daemon", "config", "dparam"}, Why: "it starts an rsync daemon configured from a file"},
+			{Long: []string{"files-from"}, Why: whyNameList},
 			{Short: "LkK", Long: []string{"copy-links", "copy-unsafe-links", "copy-dirlinks", "keep-dirlinks"}, Why: whyFollow},
 		},
 	},
