@@ -21,8 +21,8 @@ DEMO_TOOLS := --tools descriptors --allow-tools-in-workspace
 demo: build
 	@echo '== toolgen check descriptors'
 	bin/toolgen check descriptors
-	@echo '== toolgen generate -dir descriptors -check   (silent: descriptors/tools_gen.go is up to date)'
-	bin/toolgen generate -dir descriptors -check
+	@echo '== toolgen generate --tools descriptors -check   (silent: descriptors/tools_gen.go is up to date)'
+	bin/toolgen generate --tools descriptors -check
 	@echo '== toolgen list $(DEMO_TOOLS)'
 	bin/toolgen list $(DEMO_TOOLS)
 	@echo '== toolgen explain $(DEMO_TOOLS) search_text (dry run)'
@@ -62,8 +62,8 @@ lint:
 # The CI gate besides tests: lint, tidy go.mod, generated code up to date.
 check: lint
 	$(GO) mod tidy -diff
-	$(GO) run ./cmd/toolgen generate -dir descriptors -check
-	$(GO) run ./cmd/toolgen generate -dir examples/agent/tools -check
+	$(GO) run ./cmd/toolgen generate --tools descriptors -check
+	$(GO) run ./cmd/toolgen generate --tools examples/agent/tools -check
 
 generate:
 	$(GO) generate ./...

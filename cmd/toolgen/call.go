@@ -15,7 +15,7 @@ import (
 var callCmd = &command{
 	name:    "call",
 	summary: "Call one tool with JSON arguments and print exactly the text the model would see.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--timeout DUR] [--confine MODE] NAME 'JSON_ARGS'",
+	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N] NAME 'JSON_ARGS'",
 	run:     runCall,
 }
 
@@ -39,7 +39,7 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 	if done {
 		return target, code, true
 	}
-	if err := f.checkTimeout(); err != nil {
+	if err := f.checkRunFlags(); err != nil {
 		return target, c.usageErr(env, "%v", err), true
 	}
 	if len(pos) < 1 || len(pos) > 2 {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,13 @@ type toolFlags struct {
 	only       nameList
 	noBuiltins bool
 	timeout    time.Duration
-	watch      bool
-	confine    sandbox.Mode // zero value: sandbox.DefaultMode
+	// Resource limits of each call (run flags); unset leaves the kernel's
+	// defaults.
+	memoryLimit  sizeFlag
+	cpuLimit     durationFlag
+	processLimit intFlag
+	watch        bool
+	confine      sandbox.Mode // zero value: sandbox.DefaultMode
 	// toolsInWorkspace allows a tools directory inside the workspace even
 	// when served tools can write there.
 	toolsInWorkspace bool
@@ -50,17 +56,33 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 	if runs {
 		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
 		f.confine = sandbox.DefaultMode
+		fs.Var(&f.memoryLimit, "memory-limit", "`SIZE` of the address space of each process a call starts, such as 512MiB or 2GiB; "+
+			"none for no cap (default 1GiB)")
+		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time each process of a call may use, such as 10s (default: the timeout)")
+		fs.Var(&f.processLimit, "process-limit", "`N` processes one call may have at once; 0 for no cap (default 256)")
 		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
 			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
 			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
 	}
 }
 
-// checkTimeout reports a --timeout that is zero or negative, which would
-// otherwise silently mean the default.
-func (f *toolFlags) checkTimeout() error {
-	if f.runs && f.timeout <= 0 {
+// checkRunFlags reports a run flag the kernel would refuse, as a usage
+// error: a --timeout that is zero or negative (which would otherwise
+// silently mean the default), a --memory-limit under 16 MiB (no program
+// starts in it), a negative --cpu-limit or --process-limit.
+func (f *toolFlags) checkRunFlags() error {
+	if !f.runs {
+		return nil
+	}
+	switch {
+	case f.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	case f.memoryLimit.set && f.memoryLimit.n > 0 && f.memoryLimit.n < 16<<20:
+		return fmt.Errorf("--memory-limit %d bytes: want at least 16MiB (no program starts in less), or none", f.memoryLimit.n)
+	case f.cpuLimit.set && f.cpuLimit.d < 0:
+		return fmt.Errorf("--cpu-limit %v: want a positive duration, such as 10s", f.cpuLimit.d)
+	case f.processLimit.set && f.processLimit.n < 0:
+		return fmt.Errorf("--process-limit %d: want a number of processes, or 0 for no cap", f.processLimit.n)
 	}
 	return nil
 }
@@ -84,6 +106,15 @@ func (f *toolFlags) options() []preset.Option {
 	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	if f.memoryLimit.set {
+		opts = append(opts, preset.WithMemoryLimit(f.memoryLimit.n))
+	}
+	if f.cpuLimit.set {
+		opts = append(opts, preset.WithCPULimit(f.cpuLimit.d))
+	}
+	if f.processLimit.set {
+		opts = append(opts, preset.WithProcessLimit(f.processLimit.n))
 	}
 	if f.noBuiltins {
 		opts = append(opts, preset.WithoutBuiltins())
@@ -153,4 +184,52 @@ func printDefaults(fs *flag.FlagSet) {
 		shown.Lookup(f.Name).DefValue = f.DefValue
 	})
 	shown.PrintDefaults()
+}
+
+// durationFlag is a duration flag that records whether it was given.
+type durationFlag struct {
+	d   time.Duration
+	set bool
+}
+
+// String returns the duration, or "" when not set.
+func (f *durationFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return f.d.String()
+}
+
+// Set parses s with time.ParseDuration.
+func (f *durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 10s or 2m")
+	}
+	f.d, f.set = d, true
+	return nil
+}
+
+// intFlag is an integer flag that records whether it was given.
+type intFlag struct {
+	n   int
+	set bool
+}
+
+// String returns the number, or "" when not set.
+func (f *intFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.n)
+}
+
+// Set parses s as a decimal integer.
+func (f *intFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a whole number")
+	}
+	f.n, f.set = n, true
+	return nil
 }

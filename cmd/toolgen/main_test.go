@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -44,6 +45,17 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mkline FILE N writes one line of N bytes of 'a' to FILE.
+			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: mkline FILE N")
+				}
+				n, err := strconv.Atoi(args[1])
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
+			},
+		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")
 			e.Setenv("HOME", e.WorkDir)

@@ -4,8 +4,10 @@
 // builds the tools on a kernel and runs them, once typed and once as a model
 // would, by name with JSON arguments.
 //
+// From the repository's root (its tools read main.go of the workspace):
+//
 //	go generate ./examples/agent/...
-//	go run ./examples/agent -workspace .
+//	go run ./examples/agent -workspace examples/agent
 package main
 
 import (

@@ -231,6 +231,11 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	if !ok {
 		return denyHit{}, false
 	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink < 2 {
+		// One directory entry only: no other name (denied or not) shares
+		// the file, so the directories need not be indexed.
+		return denyHit{}, false
+	}
 	search := programDirs()
 	system := len(search)
 	for _, dir := range dirs {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -438,4 +439,20 @@ func TestNonRoot(t *testing.T) {
 		assert.Regexp(t, `strict: exit: 126\noutput: \S*env: .sh.: Permission denied`, text)
 		assert.NotContains(t, text, "pwned")
 	}
+}
+
+// TestMemoryReasonIgnoresTheHost: a host whose own peak resident size is
+// past the judgement threshold (a long-running server can be) does not
+// make every small command look like it hit the memory limit: the child's
+// ru_maxrss starts from the host's, and only a peak above it counts.
+func TestMemoryReasonIgnoresTheHost(t *testing.T) {
+	ballast := make([]byte, 160<<20)
+	for i := range ballast {
+		ballast[i] = 1 // resident, not only reserved
+	}
+	k := newKernel(t, WithMemoryLimit(256<<20)) // threshold 40 %: ~102 MiB
+	res := mustRun(t, k, "echo", "hi")
+	assert.Empty(t, res.Limit, res.Text())
+	assert.Equal(t, "exit: 0\noutput: hi\n", res.Text())
+	runtime.KeepAlive(ballast)
 }

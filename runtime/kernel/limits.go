@@ -116,10 +116,11 @@ func formatBytes(n int64) string {
 // fail, and what a program does then is up to it (GNU sed 4.9 takes a
 // failed line read for the end of its input and exits 0), so a peak RSS of
 // 40 % of the cap or more, or an error message about memory, is reported.
-// The peak is the kernel's ru_maxrss, which also counts the host's own
-// resident size at the start (the child shares the host's memory from the
-// vfork until its exec): a host of 20 MiB under a 1 GiB cap is far from
-// the threshold.
+// The peak is the kernel's ru_maxrss, which starts from the host's own
+// peak (the child shares the host's memory from the vfork until its exec):
+// the caller passes 0 when it is not above the host's, since it then
+// says nothing about the command (a host of 1 GiB would otherwise blame
+// every command's memory).
 func (l Limits) limitReason(ws syscall.WaitStatus, cpu time.Duration, maxRSS int64, output string, forkRefused bool) string {
 	switch {
 	case l.CPU > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU ||

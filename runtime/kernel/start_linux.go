@@ -20,6 +20,11 @@ type call struct {
 	// refusals is the fork refusals of the spawner's pids cgroup before
 	// the call: more after it means the process cap was reached.
 	refusals uint64
+	// hostRSS is the host's own peak resident size (bytes) once the child
+	// has executed its program: the child's ru_maxrss starts from the
+	// host's (it shared the host's memory from the vfork to the exec), so
+	// a peak not above it says nothing about the command.
+	hostRSS int64
 }
 
 // devNullFile is the null device, opened once: every child's stdin.
@@ -47,6 +52,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 	}
 	c.out = r
 	setup := func(pid int, state int32) error {
+		c.hostRSS = selfPeakRSS()
 		if err := applyRlimits(pid, k.limits, state); err != nil {
 			return fmt.Errorf("resource limits: %w", err)
 		}
@@ -75,6 +81,15 @@ func (c *call) done() {
 	release(c.spawn)
 }
 
+// selfPeakRSS is this process's peak resident size in bytes (0 if unknown).
+func selfPeakRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Maxrss << 10
+}
+
 // limitReason says which resource limit most likely ended the call.
 // After a timeout, only a refused fork is worth telling: the kill was the
 // kernel's.
@@ -88,7 +103,7 @@ func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOu
 	}
 	ws, _ := ps.Sys().(syscall.WaitStatus)
 	var rss int64
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && ru.Maxrss<<10 > c.hostRSS {
 		rss = ru.Maxrss << 10 // KiB on Linux
 	}
 	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)

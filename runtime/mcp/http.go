@@ -137,17 +137,54 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
 			return
 		}
-		defer func() {
-			h.mu.Lock()
-			h.opening--
-			h.mu.Unlock()
-		}()
+		// It stops counting as opening once its answer starts (the SDK
+		// has registered the session by then, so it is counted there): a
+		// client that got its answer and opens the next session at once
+		// must not find this one counted twice.
+		var once sync.Once
+		release := func() {
+			once.Do(func() {
+				h.mu.Lock()
+				h.opening--
+				h.mu.Unlock()
+			})
+		}
+		defer release()
+		w = releaseWriter{w, release}
 	}
 	if r.Method != http.MethodGet {
 		h.s.addRequests(1)
 		defer h.s.addRequests(-1)
 	}
 	h.inner.ServeHTTP(codeFixWriter{w}, r)
+}
+
+// releaseWriter calls release before the first byte of the answer goes
+// out (the status line included).
+type releaseWriter struct {
+	http.ResponseWriter
+	release func()
+}
+
+func (w releaseWriter) WriteHeader(code int) {
+	w.release()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w releaseWriter) Write(p []byte) (int, error) {
+	w.release()
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w releaseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher.
+func (w releaseWriter) Flush() {
+	w.release()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // codeFixWriter gives a JSON-RPC error that the SDK sends with code 0 (for

@@ -507,3 +507,20 @@ func TestHTTPRequestBeforeInitializeHasAValidCode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tricky, text(t, call(t, cs, "tricky", map[string]any{})))
 }
+
+// TestHTTPSessionsOpenedBackToBack: a client that opens a session as soon
+// as the previous one's initialize was answered is not refused while the
+// bound is not reached (a session used to count both as open and as still
+// opening until its handler returned, so the bound was hit one early).
+func TestHTTPSessionsOpenedBackToBack(t *testing.T) {
+	for range 20 {
+		srv := echoServer(t)
+		endpoint := serveHTTP(t, srv, HTTPOptions{MaxSessions: 2})
+		for i := range 2 {
+			_, err := httpClient(t, endpoint, "", nil)
+			require.NoError(t, err, "session %d of 2", i+1)
+		}
+		_, err := httpClient(t, endpoint, "", nil)
+		require.Error(t, err, "a third session")
+	}
+}

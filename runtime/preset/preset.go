@@ -30,6 +30,7 @@ type config struct {
 	workspace   string
 	timeout     time.Duration
 	outputLimit int
+	limits      limits // limits.go
 	denyExtra   []string
 	denyAllow   []string
 	noBuiltins  bool
@@ -160,6 +161,7 @@ func New(opts ...Option) (*Preset, error) {
 	if c.outputLimit > 0 {
 		kopts = append(kopts, kernel.WithOutputLimit(c.outputLimit))
 	}
+	kopts = c.limits.kernelOptions(kopts)        // limits.go
 	kopts, err := c.confine.kernelOptions(kopts) // sandbox.go
 	if err != nil {
 		return nil, err
