@@ -66,8 +66,10 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 			for j := 2; j < len(w); j++ {
 				rest := w[j:]
 				// Resolved even without a '/': "-uflink" where link is a
-				// symlink straight to a file outside.
-				add(rest, true)
+				// symlink straight to a file outside. A single name longer
+				// than NAME_MAX cannot exist, so it is not looked up (a long
+				// attached grep pattern is no path).
+				add(rest, strings.Contains(rest, "/") || len(rest) <= nameMax)
 				if !optionLetter(w[j]) {
 					break
 				}
@@ -84,6 +86,9 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 	}
 	return out
 }
+
+// nameMax is Linux's NAME_MAX, the longest name of one directory entry.
+const nameMax = 255
 
 // optionLetter reports whether b can be a short option's letter.
 func optionLetter(b byte) bool {

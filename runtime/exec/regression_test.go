@@ -415,6 +415,7 @@ var regression = []planCase{
 	no(DefenceFlags, "zip -T --u=id a.zip a.txt", "--u"),
 	no(DefenceFlags, "zip -TTid a.zip a.txt", "-TT"),
 	ok("zip -ry out.zip sub", "-ry", "out.zip", "sub"),
+	ok("cat -"+strings.Repeat("v", 300)+" a.txt", "-"+strings.Repeat("v", 300), "a.txt"), // a rest longer than NAME_MAX is no path
 	no(DefenceFlags, "zip -r out.zip sub", "without -y"),
 	no(DefenceFlags, "diff -r sub a.txt", "without --no-dereference"),
 	ok("diff -r --no-dereference sub a.txt", "-r", "--no-dereference", "sub", "a.txt"),
