@@ -73,6 +73,11 @@ var defaultDenied = []string{
 	// GnuPG: gpg-connect-agent -E runs its arguments, gpgtar --gpg runs the
 	// named program
 	"gpg-connect-agent", "gpgtar",
+	// the JDK's launchers pass -J options to their JVM, and
+	// -J-javaagent:x.jar runs Java code of the workspace
+	"javac", "javadoc", "javap", "jar", "jarsigner", "jcmd", "jconsole", "jdeprscan", "jdeps", "jfr", "jhsdb",
+	"jimage", "jinfo", "jlink", "jmap", "jmod", "jpackage", "jps", "jstack", "jstat", "jstatd", "jwebserver",
+	"keytool", "rmiregistry", "serialver", "jexec",
 	// compiler drivers: -wrapper PROG, -B DIR (runs DIR/cc1, DIR/as …),
 	// -fplugin=x.so and specs files run what the arguments name
 	"gcc*", "g++*", "cc", "c++", "c89*", "c99*", "cpp*", "clang*", "x86_64-linux-gnu-gcc*",

@@ -454,3 +454,28 @@ func TestHoleNameListFromFile(t *testing.T) {
 		assert.NotContains(t, text, "s3cr3t-line")
 	}
 }
+
+// TestHoleJDKToolsJavaAgent: every JDK launcher passes -J options to its
+// JVM, and -J-javaagent:x.jar runs the premain of a jar of the workspace:
+// with --memory-limit none, javap ran the repository's Java code (and,
+// with --confine off, its program). The JDK's launchers are denied.
+func TestHoleJDKToolsJavaAgent(t *testing.T) {
+	ws := gitWorkspace(t)
+	k, err := kernel.New(ws, kernel.WithConfinement(sandbox.Off))
+	require.NoError(t, err)
+	tested := 0
+	for _, bin := range []string{"javac", "javap", "javadoc", "jar", "jarsigner", "jcmd", "jdeps", "jfr", "jlink", "jmod",
+		"jpackage", "jps", "jstack", "jstat", "keytool", "serialver", "jexec", "jimage", "jinfo", "jmap", "jhsdb"} {
+		if _, err := osexec.LookPath(bin); err != nil {
+			continue
+		}
+		tested++
+		_, err := New(k, []string{bin})
+		if assert.Error(t, err, "%s was granted", bin) {
+			assert.Contains(t, err.Error(), "deny list", "%s: %v", bin, err)
+		}
+	}
+	if tested == 0 {
+		t.Skip("no JDK installed")
+	}
+}
