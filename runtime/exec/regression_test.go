@@ -415,6 +415,9 @@ var regression = []planCase{
 	no(DefenceFlags, "zip -T --u=id a.zip a.txt", "--u"),
 	no(DefenceFlags, "zip -TTid a.zip a.txt", "-TT"),
 	ok("zip -ry out.zip sub", "-ry", "out.zip", "sub"),
+	no(DefenceFlags, "tree -l", "follows symlinks"),
+	no(DefenceFlags, "tree -al sub", "follows symlinks"),
+	ok("tree -a -L 2 sub", "-a", "-L", "2", "sub"),
 	ok("cat -"+strings.Repeat("v", 300)+" a.txt", "-"+strings.Repeat("v", 300), "a.txt"), // a rest longer than NAME_MAX is no path
 	no(DefenceFlags, "zip -r out.zip sub", "without -y"),
 	no(DefenceFlags, "diff -r sub a.txt", "without --no-dereference"),

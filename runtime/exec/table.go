@@ -317,6 +317,14 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
+		// tree -l descends into the directories symlinks point to. Its long
+		// options are not abbreviated; -P, -I, -o, -H, -T, -L take a value.
+		Names: []string{"tree"}, ArgShort: "PIoHTL",
+		Rows: []flagRow{
+			{Short: "l", Why: whyFollow},
+		},
+	},
+	{
 		Names: []string{"wc", "gwc"}, Abbrev: true, ArgLong: []string{"files0-from", "total"},
 		Rows: []flagRow{
 			{Long: []string{"files0-from"}, Why: whyNameList},
