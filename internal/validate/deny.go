@@ -63,6 +63,32 @@ var defaultDenied = []string{
 	"proxychains*", "torsocks", "tsocks", "screen", "tmux", "dtach", "at", "batch", "crontab",
 	"sem", "pexec", "daemonize", "sudo-rs", "torify", "ld-linux*", "uftrace", "rr", "bpftrace",
 	"lldb*", "cgexec", "ip", "vipw", "visudo",
+	// more exec-wrappers (found by attack: each ran a workspace script with
+	// confinement off): util-linux's choom and uclampset, hyperfine (runs
+	// its arguments, with or without a shell), systemd's cat, inhibit and
+	// socket-activate, scriptlive (runs a shell), gettext's msgexec and
+	// msgfilter, LLVM's lli and llvm-jitlink (run code from a file),
+	"choom", "uclampset", "hyperfine", "systemd-cat", "systemd-inhibit", "systemd-socket-activate",
+	"scriptlive", "msgexec", "msgfilter", "lli*", "llvm-jitlink*",
+	// GnuPG: gpg-connect-agent -E runs its arguments, gpgtar --gpg runs the
+	// named program
+	"gpg-connect-agent", "gpgtar",
+	// the JDK's launchers pass -J options to their JVM, and
+	// -J-javaagent:x.jar runs Java code of the workspace
+	"javac", "javadoc", "javap", "jar", "jarsigner", "jcmd", "jconsole", "jdeprscan", "jdeps", "jfr", "jhsdb",
+	"jimage", "jinfo", "jlink", "jmap", "jmod", "jpackage", "jps", "jstack", "jstat", "jstatd", "jwebserver",
+	"keytool", "rmiregistry", "serialver", "jexec",
+	// compiler drivers: -wrapper PROG, -B DIR (runs DIR/cc1, DIR/as …),
+	// -fplugin=x.so and specs files run what the arguments name
+	"gcc*", "g++*", "cc", "c++", "c89*", "c99*", "cpp*", "clang*", "x86_64-linux-gnu-gcc*",
+	"x86_64-linux-gnu-g++*", "x86_64-linux-gnu-cpp*", "aarch64-linux-gnu-gcc*", "aarch64-linux-gnu-g++*",
+	"aarch64-linux-gnu-cpp*",
+	// linkers and LLVM's drivers load a plugin named on the command line
+	// (ld -plugin x.so, opt -load x.so, llc -load x.so): Landlock does not
+	// check the mapping of a readable file, so this ran a workspace library
+	// under --confine strict; bugpoint runs programs
+	"ld", "ld.bfd", "ld.gold", "gold", "ld.lld*", "lld*", "x86_64-linux-gnu-ld*", "x86_64-linux-gnu-gold",
+	"aarch64-linux-gnu-ld*", "opt", "llc", "bugpoint",
 	// setarch and its aliases: the personality wrapper runs its argument
 	// (x86_64 sh -c …); util-linux installs it under the architecture names
 	"setarch", "linux32", "linux64", "uname26", "i386", "i486", "i586", "i686", "athlon",

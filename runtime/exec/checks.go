@@ -84,6 +84,34 @@ func checkZip(c *cmdline) *refusal {
 	return nil
 }
 
+// checkZipRecursion adds to checkZip: recursion (-r, -R) follows symlinks into
+// what they point to unless -y (--symlinks) stores them as links.
+func checkZipRecursion(c *cmdline) *refusal {
+	if r := checkZip(c); r != nil {
+		return r
+	}
+	return refuseRecursionFollowing(c, "zip", "rR", []string{"recurse-paths", "recurse-patterns"}, "y", []string{"symlinks"}, "-y")
+}
+
+// checkDiff refuses diff -r without --no-dereference: GNU diff follows
+// symlinks while comparing directories.
+func checkDiff(c *cmdline) *refusal {
+	return refuseRecursionFollowing(c, "diff", "r", []string{"recursive"}, "", []string{"no-dereference"}, "--no-dereference")
+}
+
+// refuseRecursionFollowing refuses a recursive run (an option in rShort or
+// rLong) that is not also given one of the options that keep symlinks as
+// links (keepShort, keepLong, spelled keep in the message): walking a
+// directory of the workspace, the program would follow a symlink out of it.
+func refuseRecursionFollowing(c *cmdline, bin, rShort string, rLong []string, keepShort string, keepLong []string, keep string) *refusal {
+	rec := c.options(rShort, rLong...)
+	if len(rec) == 0 || len(c.options(keepShort, keepLong...)) > 0 {
+		return nil
+	}
+	return refuse(rec[0].word, "%s: option %s is refused without %s: it follows symlinks while walking directories, "+
+		"and a symlink can lead out of the workspace; add %s to compare or store links as links", bin, rec[0].written, keep, keep)
+}
+
 // checkSocat refuses socat addresses that run programs.
 func checkSocat(c *cmdline) *refusal {
 	for _, t := range c.operands() {

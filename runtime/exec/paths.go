@@ -16,8 +16,8 @@ import (
 //   - the value of a short option written together with it: exactly, where
 //     the flag table knows the binary's options ("tar -xf/tmp/a.tar"), and
 //     for every binary each rest after a run of option letters ("-o/tmp/x",
-//     "-C../x", date's "-uf/outside/secret" and "-uflink/secret" where link
-//     leads out);
+//     "-C../x", date's "-uf/outside/secret", "-uflink/secret" and "-uflink"
+//     where link leads out);
 //   - after a leading '@' or '<' (curl -d @/etc/passwd), after "file:"
 //     (file:///etc/passwd) and after a ':' that a '/' follows
 //     (host:/etc/passwd).
@@ -65,7 +65,11 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 			// starts after the run of option letters may be a path.
 			for j := 2; j < len(w); j++ {
 				rest := w[j:]
-				add(rest, strings.Contains(rest, "/"))
+				// Resolved even without a '/': "-uflink" where link is a
+				// symlink straight to a file outside. A single name longer
+				// than NAME_MAX cannot exist, so it is not looked up (a long
+				// attached grep pattern is no path).
+				add(rest, strings.Contains(rest, "/") || len(rest) <= nameMax)
 				if !optionLetter(w[j]) {
 					break
 				}
@@ -82,6 +86,9 @@ func pathCandidates(w string, attached []string) []pathCandidate {
 	}
 	return out
 }
+
+// nameMax is Linux's NAME_MAX, the longest name of one directory entry.
+const nameMax = 255
 
 // optionLetter reports whether b can be a short option's letter.
 func optionLetter(b byte) bool {

@@ -101,6 +101,7 @@ const (
 	whyPager     = "a pager is interactive and can run shell commands (!cmd, |, v); its output comes back to you anyway: read files with cat, head, tail or sed -n"
 	whyScheduler = "it schedules commands that run later, outside this call and its limits"
 	whyFollow    = "it follows symlinks while walking directories, and a symlink can lead out of the workspace"
+	whyNameList  = "it reads the names of the files to use from a file, and those names cannot be checked; name the files as arguments"
 )
 
 // flagTable is defence 4's data: one entry per binary or family. Extend it
@@ -201,6 +202,7 @@ var flagTable = []*binaryRules{
 			{Words: []string{"-delete"}, Why: "it deletes the files found"},
 			{Words: []string{"-fprint", "-fprint0", "-fprintf", "-fls"}, Why: "it writes to a named file; the result comes back to you anyway"},
 			{Words: []string{"-L", "-follow"}, Why: whyFollow},
+			{Words: []string{"-files0-from"}, Why: whyNameList},
 		},
 	},
 	{
@@ -273,6 +275,7 @@ var flagTable = []*binaryRules{
 			{Long: []string{"rsh-command", "rmt-command"}, Why: "it runs the named program to reach a remote archive"},
 			{Short: "P", Long: []string{"absolute-names"}, Why: "it reads and writes absolute paths, outside the workspace"},
 			{Short: "h", Long: []string{"dereference"}, Why: "it archives what symlinks point to, and a symlink can lead out of the workspace"},
+			{Short: "T", Long: []string{"files-from"}, Why: whyNameList},
 		},
 		Check: checkTar,
 	},
@@ -285,7 +288,24 @@ var flagTable = []*binaryRules{
 		Rows: []flagRow{
 			{Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Why: "it runs the named program to test the archive"},
 		},
-		Check: checkZip,
+		Check: checkZipRecursion,
+	},
+	{
+		Names: []string{"cp", "gcp"}, Abbrev: true, ArgShort: "St",
+		ArgLong: []string{"suffix", "target-directory"},
+		Long:    []string{"dereference", "no-dereference", "recursive", "remove-destination"},
+		Rows: []flagRow{
+			{Short: "L", Long: []string{"dereference"}, Why: whyFollow},
+		},
+	},
+	{
+		Names: []string{"diff", "gdiff"}, Abbrev: true, ArgShort: "CDFILSUWxX",
+		ArgLong: []string{"context", "unified", "ifdef", "show-function-line", "ignore-matching-lines", "label",
+			"starting-file", "width", "exclude", "exclude-from", "from-file", "to-file", "line-format",
+			"old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format",
+			"changed-group-format", "unchanged-group-format", "horizon-lines", "tabsize", "color", "palette"},
+		Long:  []string{"recursive", "no-dereference", "brief", "report-identical-files"},
+		Check: checkDiff,
 	},
 	{
 		Names: []string{"sort", "gsort"}, Abbrev: true, ArgShort: "kotST",
@@ -293,6 +313,30 @@ var flagTable = []*binaryRules{
 			"batch-size", "files0-from", "parallel", "random-source", "sort"},
 		Rows: []flagRow{
 			{Long: []string{"compress-program"}, Why: "it runs the named program to compress temporary files"},
+			{Long: []string{"files0-from"}, Why: whyNameList},
+		},
+	},
+	{
+		// tree -l descends into the directories symlinks point to. Its long
+		// options are not abbreviated; -P, -I, -o, -H, -T, -L take a value.
+		Names: []string{"tree"}, ArgShort: "PIoHTL",
+		Rows: []flagRow{
+			{Short: "l", Why: whyFollow},
+		},
+	},
+	{
+		Names: []string{"wc", "gwc"}, Abbrev: true, ArgLong: []string{"files0-from", "total"},
+		Rows: []flagRow{
+			{Long: []string{"files0-from"}, Why: whyNameList},
+		},
+	},
+	{
+		Names: []string{"du", "gdu"}, Abbrev: true, ArgShort: "BdtX",
+		ArgLong: []string{"files0-from", "block-size", "max-depth", "threshold", "time", "time-style", "exclude",
+			"exclude-from"},
+		Rows: []flagRow{
+			{Long: []string{"files0-from"}, Why: whyNameList},
+			{Short: "L", Long: []string{"dereference"}, Why: whyFollow},
 		},
 	},
 	{
@@ -308,6 +352,8 @@ var flagTable = []*binaryRules{
 		Rows: []flagRow{
 			{Short: "e", Long: []string{"rsh", "rsync-path"}, Why: "it names the program rsync runs for the transfer"},
 			{Long: []string{"daemon", "config", "dparam"}, Why: "it starts an rsync daemon configured from a file"},
+			{Long: []string{"files-from"}, Why: whyNameList},
+			{Short: "LkK", Long: []string{"copy-links", "copy-unsafe-links", "copy-dirlinks", "keep-dirlinks"}, Why: whyFollow},
 		},
 	},
 	{
@@ -318,6 +364,39 @@ var flagTable = []*binaryRules{
 			{Short: "S", Why: "it names the program or control socket ssh uses (scp -S, sftp -S run the named program)"},
 			{Short: "D", Why: "sftp -D runs the named program as the server"},
 			{Short: "b", Why: "sftp -b reads a batch file, whose !commands run locally"},
+			{Short: "I", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh"},
+		},
+	},
+	{
+		// binutils load a BFD plugin (a shared library) named by --plugin,
+		// even under Landlock; getopt_long takes a prefix (--plug).
+		Names: []string{"nm", "ar", "ranlib", "x86_64-linux-gnu-nm", "x86_64-linux-gnu-ar", "x86_64-linux-gnu-ranlib",
+			"aarch64-linux-gnu-nm", "aarch64-linux-gnu-ar", "aarch64-linux-gnu-ranlib"},
+		Abbrev: true, ArgLong: []string{"plugin"},
+		Rows: []flagRow{
+			{Long: []string{"plugin"}, Why: "it loads the named shared library as a plugin, whose code runs inside the program"},
+		},
+	},
+	{
+		// getopt letters of OpenSSH 9.2's ssh-keygen that take a value.
+		Names: []string{"ssh-keygen"}, ArgShort: "abCDEFfGIJjKMmNnOPrSsTtVwYZz",
+		Rows: []flagRow{
+			{Short: "D", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh-keygen"},
+		},
+	},
+	{
+		// openssl loads engines and providers (shared libraries) named on its
+		// command line (-engine, engine dynamic -pre SO_PATH:…,
+		// -provider-path) or in a configuration file it is given (-config):
+		// Landlock cannot stop a library being mapped, so it ran code of the
+		// workspace even under --confine strict.
+		Names:  []string{"openssl"},
+		Refuse: "it loads engines and providers, shared libraries named on its command line or in a configuration file, whose code runs inside it; use sha256sum, base64 or cat for what it would read",
+	},
+	{
+		Names: []string{"groff", "troff", "gtroff"}, ArgShort: "dfFIKLmMnoPrTwW",
+		Rows: []flagRow{
+			{Short: "U", Why: "unsafe mode lets the document run programs (.sy, .pi) and write files (.open)"},
 		},
 	},
 	{

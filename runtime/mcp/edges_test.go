@@ -172,3 +172,35 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestNumericIDIsAnsweredAsSent: the SDK keeps a numeric id as an int64, so
+// a fractional id (9.5) was answered as 9, and one beyond 2^53 as another
+// number: the client could not match the answer. Such ids are refused with
+// -32600, to the id as sent.
+func TestNumericIDIsAnsweredAsSent(t *testing.T) {
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "echo_word", "echo {word}", "word")))
+	c := serveRaw(t, srv)
+	c.initialize()
+	for _, id := range []string{`9.5`, `9007199254740993`, `1e400`, `-0.5`} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`)
+		line := c.next()
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		if string(m.ID) != id {
+			assert.Equal(t, "null", string(m.ID), "id %s answered as %s: %s", id, m.ID, line)
+		}
+		if assert.NotNil(t, m.Error, "id %s: %s", id, line) {
+			assert.Equal(t, -32600, m.Error.Code, line)
+		}
+	}
+	// An integral id still works.
+	c.send(`{"jsonrpc":"2.0","id":12,"method":"tools/list"}`)
+	m, line := c.response(12)
+	assert.Nil(t, m["error"], line)
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -201,6 +202,11 @@ func decodeMessage(data []byte) (jsonrpc.Message, error) {
 		if err := json.Unmarshal(raw, &rawID); err != nil {
 			return nil, fmt.Errorf("id: %v", err)
 		}
+	}
+	if f, ok := rawID.(float64); ok && (f != math.Trunc(f) || math.Abs(f) >= 1<<53) {
+		// The SDK keeps a number as an int64: 9.5 would be answered as 9,
+		// and 2^53+1 as 2^53, which the client cannot match.
+		return nil, errors.New("a numeric id must be an integer below 2^53 in magnitude")
 	}
 	id, err := jsonrpc.MakeID(rawID)
 	if err != nil {
