@@ -3,22 +3,28 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// assemble builds the preset the flags describe. Problems with single
+// assemble builds the preset the flags describe. A --tools or --workspace
+// that names no directory is a usage error (2). Problems with single
 // descriptor files are printed to stderr and the rest is used; a nil preset
 // comes with the exit code to return. An --only name that matches no tool is
 // a usage error (2) naming the tools there are, or 3 when a broken
 // descriptor file may be the one that defines it.
-func assemble(env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
+func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
+	if err := f.checkDirs(); err != nil {
+		return nil, c.usageErr(env, "%v", err)
+	}
 	p, err := preset.New(f.options()...)
 	var sel *preset.SelectionError
 	if errors.As(err, &sel) {
-		printProblems(env.stderr, sel.Problems)
+		printDescriptorProblems(env, c, p, sel.Problems)
 		fmt.Fprintf(env.stderr, "%s: --only: %v\n", f.cmdName, sel)
 		if f.execAllow == nil && containsName(sel.Unknown, "exec") {
 			fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
@@ -29,11 +35,54 @@ func assemble(env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 		return nil, exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(env.stderr, "toolgen: %v\n", err)
+		fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
 		return nil, exitFor(err)
 	}
-	printProblems(env.stderr, p.Problems)
+	printDescriptorProblems(env, c, p, p.Problems)
 	return p, exitOK
+}
+
+// printDescriptorProblems prints each 613 problem on its own line, like go
+// vet, except that the files of a tools directory refused as a whole (it
+// lies inside the workspace, see preset.ToolsDirRefused) are summed up in
+// one line naming the directory, the reason and the flag: the files were
+// not read, so one line per file would only repeat the reason. list says
+// why no tools came from the directory even when it holds no file. p may be
+// nil (the preset could not be built), then every problem is printed.
+func printDescriptorProblems(env *cmdEnv, c *command, p *preset.Preset, problems []error) {
+	reason, refused := "", false
+	if p != nil {
+		reason, refused = p.ToolsDirRefused()
+	}
+	if !refused {
+		printProblems(env.stderr, problems)
+		return
+	}
+	var rest []error
+	n, dir := 0, ""
+	for _, perr := range problems {
+		for _, e := range tool.Flatten(perr) {
+			var te *tool.Error
+			if errors.As(e, &te) && te.Msg == reason && te.File != "" {
+				n++
+				dir = filepath.Dir(te.File)
+				continue
+			}
+			rest = append(rest, e)
+		}
+	}
+	printProblems(env.stderr, rest)
+	switch {
+	case n > 0:
+		files := "descriptor files"
+		if n == 1 {
+			files = "descriptor file"
+		}
+		sum := &tool.Error{Code: tool.CodeSpec, File: dir, Msg: fmt.Sprintf("%d %s %s", n, files, reason)}
+		fmt.Fprintln(env.stderr, sum.Error())
+	case c.name == "list":
+		fmt.Fprintf(env.stderr, "toolgen list: no descriptor tools: %s\n", strings.TrimPrefix(reason, "not loaded: "))
+	}
 }
 
 func containsName(names []string, name string) bool {
@@ -46,8 +95,9 @@ func containsName(names []string, name string) bool {
 }
 
 // unknownTool reports a tool name that is not in the preset: exit 3 when
-// descriptor problems may explain it, 2 otherwise.
-func unknownTool(env *cmdEnv, c *command, p *preset.Preset, name string) int {
+// descriptor problems may explain it, 2 otherwise. When the tools directory
+// dir was refused as a whole, it says so: the tool may be one of its files.
+func unknownTool(env *cmdEnv, c *command, p *preset.Preset, dir, name string) int {
 	var names []string
 	for _, t := range p.Registry.Tools() {
 		names = append(names, t.Name())
@@ -56,6 +106,10 @@ func unknownTool(env *cmdEnv, c *command, p *preset.Preset, name string) int {
 	fmt.Fprintf(env.stderr, "toolgen %s: unknown tool %q; available: %s\n", c.name, name, strings.Join(names, ", "))
 	if name == "exec" {
 		fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
+	}
+	if _, refused := p.ToolsDirRefused(); refused {
+		fmt.Fprintf(env.stderr, "the tools directory %s was not loaded: it lies inside the workspace %s; "+
+			"pass --allow-tools-in-workspace to load it (only for tools you wrote or reviewed)\n", dir, p.Kernel.Workspace())
 	}
 	if len(p.Problems) > 0 {
 		return exitSpec

@@ -49,13 +49,13 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 	if len(pos) == 2 {
 		raw = pos[1]
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return target, code, true
 	}
 	entry, ok := p.Registry.Lookup(name)
 	if !ok {
-		return target, unknownTool(env, c, p, name), true
+		return target, unknownTool(env, c, p, f.toolsDir(), name), true
 	}
 	return callTarget{preset: p, entry: entry, args: json.RawMessage(raw)}, 0, false
 }

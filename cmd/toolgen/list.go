@@ -36,7 +36,7 @@ func runList(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr(env, "unexpected argument %q", pos[0])
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}

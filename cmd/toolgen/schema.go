@@ -76,7 +76,7 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 	if *strict && !fmtName.Strictable() {
 		return c.usageErr(env, "--strict is OpenAI's strict mode: use it with --format openai or openai-responses, not %s", fmtName)
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}

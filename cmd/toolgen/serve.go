@@ -131,7 +131,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		}
 	}
 
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}
