@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -131,7 +133,8 @@ func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []str
 			env.stdout.Write(buf.Bytes())
 			return nil, exitOK, true
 		case err != nil:
-			env.stderr.Write(buf.Bytes())
+			// One line, not the whole help: the error, and where the help is.
+			fmt.Fprintf(env.stderr, "toolgen %s: %s\nrun 'toolgen %s -h' for usage\n", c.name, flagError(fs, err), c.name)
 			return nil, exitUsage, true
 		}
 		rest := fs.Args()
@@ -144,6 +147,39 @@ func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []str
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagParseError matches the flag package's message for a value its own
+// types (int, duration, bool, ...) cannot parse, which says only "parse
+// error".
+var flagParseError = regexp.MustCompile(`^(invalid (?:boolean )?value ".*" for (?:flag )?-([\w-]+)): parse error$`)
+
+// flagError is err from FlagSet.Parse, with "parse error" replaced by what a
+// valid value of the flag's type looks like.
+func flagError(fs *flag.FlagSet, err error) string {
+	m := flagParseError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return err.Error()
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return m[1] + ": want a duration such as 30s, 2m or 1h30m"
+	case int, int64, uint, uint64:
+		return m[1] + ": want a whole number, such as 10"
+	case float64:
+		return m[1] + ": want a number, such as 1.5"
+	case bool:
+		return m[1] + ": want true or false"
+	}
+	return err.Error()
 }
 
 // usageErr prints a usage error for c and returns exitUsage.
