@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -112,6 +113,9 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	}
 	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize.n > 0) {
 		return c.usageErr(env, "--audit-redact and --audit-max-size need --audit FILE")
+	}
+	if err := checkAuditDir(sf.auditFile); err != nil {
+		return c.usageErr(env, "%v", err)
 	}
 	if n := sf.auditMaxSize.n; n > 0 && n < 4<<10 {
 		return c.usageErr(env, "--audit-max-size %d bytes: want at least 4KiB, or 0 for no rotation", n)
@@ -312,6 +316,24 @@ func openAudit(env *cmdEnv, sf serveFlags, workspace string) (*audit.Log, error)
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: the audit log %s is inside the workspace, where the tools (and the agent) may be able to write\n", sf.auditFile)
 	}
 	return audit.Open(sf.auditFile, audit.Options{MaxSize: sf.auditMaxSize.n, Keep: sf.auditKeep})
+}
+
+// checkAuditDir reports an --audit FILE whose directory does not exist or
+// is not a directory: serve creates the log file, never its directory (a
+// typo would otherwise create a tree somewhere unexpected).
+func checkAuditDir(file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	dir := filepath.Dir(file)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("--audit %s: the directory %s does not exist; create it first (serve creates the log file, not its directory)", file, dir)
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("--audit %s: %s is a file, not a directory", file, dir)
+	}
+	return nil
 }
 
 // inside reports whether path lies in dir (both made absolute, symlinks of
