@@ -15,7 +15,7 @@ import (
 var callCmd = &command{
 	name:    "call",
 	summary: "Call one tool with JSON arguments and print exactly the text the model would see.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N] NAME 'JSON_ARGS'",
+	usage:   toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
 	run:     runCall,
 }
 

@@ -103,7 +103,7 @@ func (c *command) newFlagSet(env *cmdEnv) *flag.FlagSet {
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
 		out := fs.Output()
-		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n", c.name, c.usage, c.summary)
+		fmt.Fprintf(out, "usage: %s\n\n%s\n", c.usageLine(), c.summary)
 		if hasFlags(fs) {
 			fmt.Fprintf(out, "\nFlags:\n")
 			printDefaults(fs)
@@ -185,9 +185,22 @@ func flagError(fs *flag.FlagSet, err error) string {
 // usageErr prints a usage error for c and returns exitUsage.
 func (c *command) usageErr(env *cmdEnv, format string, args ...any) int {
 	fmt.Fprintf(env.stderr, "toolgen %s: %s\n", c.name, fmt.Sprintf(format, args...))
-	fmt.Fprintf(env.stderr, "usage: toolgen %s %s\nRun \"toolgen %s -h\" for details.\n", c.name, c.usage, c.name)
+	fmt.Fprintf(env.stderr, "usage: %s\nRun \"toolgen %s -h\" for details.\n", c.usageLine(), c.name)
 	return exitUsage
 }
+
+// usageLine is "toolgen NAME USAGE", without a trailing space when the
+// command takes nothing (version).
+func (c *command) usageLine() string {
+	return strings.TrimSpace("toolgen " + c.name + " " + c.usage)
+}
+
+// The usage of the shared flags (toolFlags.register), in every usage line
+// that has them; TestUsageLines checks every line against the flags.
+const (
+	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins]"
+	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
+)
 
 // exitFor maps an error to its exit code: 613 is 3, 614 is 4, a usage error 2, anything else 1.
 func exitFor(err error) int {

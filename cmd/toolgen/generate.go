@@ -72,7 +72,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	fs.Var(&f.format, "error-format", errorFormatUsage)
 	fs.Usage = func() {
 		out := fs.Output()
-		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		fmt.Fprintf(out, "usage: %s\n\n%s\n\nFlags:\n", c.usageLine(), c.summary)
 		printFlags(out, fs)
 		fmt.Fprint(out, generateHelp)
 	}

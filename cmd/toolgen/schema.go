@@ -14,7 +14,7 @@ import (
 var schemaCmd = &command{
 	name:    "schema",
 	summary: "Print the tools' definitions in the shape an API expects (mcp, openai, openai-responses, anthropic), sorted by name.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--format FORMAT] [--strict] | --descriptor",
+	usage:   toolFlagsUsage + " [--format FORMAT] [--strict] | --descriptor",
 	run:     runSchema,
 }
 

@@ -25,8 +25,9 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	summary: "Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr), or over Streamable HTTP with --http.",
-	usage: "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] [--confine MODE] [--watch] " +
-		"[--http ADDR [--token-file FILE] [--stateless]] [--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE]]",
+	usage: toolFlagsUsage + " " + runFlagsUsage + " [--watch] [--max-calls N]\n\t" +
+		"[--http ADDR [--token-file FILE] [--stateless] [--allow-origin ORIGIN,...] [--max-sessions N] [--session-timeout DUR] [--shutdown-timeout DUR]]\n\t" +
+		"[--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE] [--audit-keep N]]",
 	run: runServe,
 }
 
