@@ -24,10 +24,19 @@ func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 	p, err := preset.New(f.options()...)
 	var sel *preset.SelectionError
 	if errors.As(err, &sel) {
-		printDescriptorProblems(env, c, p, sel.Problems)
+		// No preset to ask (preset.ToolsDirRefused): the refusal is told by
+		// its 613s, which all carry the reason, naming the directory.
+		reason := ""
+		if dir := f.toolsDir(); dir != "" && !f.toolsInWorkspace {
+			reason = refusalIn(sel.Problems, dir)
+		}
+		printDescriptorProblems(env, c, reason, sel.Problems)
 		fmt.Fprintf(env.stderr, "%s: --only: %v\n", f.cmdName, sel)
 		if f.execAllow == nil && containsName(sel.Unknown, "exec") {
 			fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
+		}
+		if reason != "" {
+			refusalHint(env, f.toolsDir())
 		}
 		if len(sel.Problems) > 0 {
 			return nil, exitSpec
@@ -38,23 +47,20 @@ func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 		fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
 		return nil, exitFor(err)
 	}
-	printDescriptorProblems(env, c, p, p.Problems)
+	reason, _ := p.ToolsDirRefused()
+	printDescriptorProblems(env, c, reason, p.Problems)
 	return p, exitOK
 }
 
 // printDescriptorProblems prints each 613 problem on its own line, like go
 // vet, except that the files of a tools directory refused as a whole (it
-// lies inside the workspace, see preset.ToolsDirRefused) are summed up in
-// one line naming the directory, the reason and the flag: the files were
-// not read, so one line per file would only repeat the reason. list says
-// why no tools came from the directory even when it holds no file. p may be
-// nil (the preset could not be built), then every problem is printed.
-func printDescriptorProblems(env *cmdEnv, c *command, p *preset.Preset, problems []error) {
-	reason, refused := "", false
-	if p != nil {
-		reason, refused = p.ToolsDirRefused()
-	}
-	if !refused {
+// lies inside the workspace; reason is preset.ToolsDirRefused's, "" when
+// it was not refused) are summed up in one line naming the directory, the
+// reason and the flag: the files were not read, so one line per file would
+// only repeat the reason. list says why no tools came from the directory
+// even when it holds no file.
+func printDescriptorProblems(env *cmdEnv, c *command, reason string, problems []error) {
+	if reason == "" {
 		printProblems(env.stderr, problems)
 		return
 	}
@@ -85,6 +91,28 @@ func printDescriptorProblems(env *cmdEnv, c *command, p *preset.Preset, problems
 	}
 }
 
+// refusalIn returns the reason of the 613s that refuse the files of the
+// tools directory dir as a whole (see preset.ToolsDirRefused), or "".
+func refusalIn(problems []error, dir string) string {
+	prefix := "not loaded: the tools directory " + dir + " lies inside the workspace"
+	for _, perr := range problems {
+		for _, e := range tool.Flatten(perr) {
+			var te *tool.Error
+			if errors.As(e, &te) && strings.HasPrefix(te.Msg, prefix) {
+				return te.Msg
+			}
+		}
+	}
+	return ""
+}
+
+// refusalHint says that the tools directory dir was not loaded, and how to
+// load it, after a tool name that matched nothing.
+func refusalHint(env *cmdEnv, dir string) {
+	fmt.Fprintf(env.stderr, "the tools directory %s was not loaded: it lies inside the workspace; "+
+		"pass --allow-tools-in-workspace to load it (only for tools you wrote or reviewed)\n", dir)
+}
+
 func containsName(names []string, name string) bool {
 	for _, n := range names {
 		if n == name {
@@ -108,8 +136,7 @@ func unknownTool(env *cmdEnv, c *command, p *preset.Preset, dir, name string) in
 		fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
 	}
 	if _, refused := p.ToolsDirRefused(); refused {
-		fmt.Fprintf(env.stderr, "the tools directory %s was not loaded: it lies inside the workspace %s; "+
-			"pass --allow-tools-in-workspace to load it (only for tools you wrote or reviewed)\n", dir, p.Kernel.Workspace())
+		refusalHint(env, dir)
 	}
 	if len(p.Problems) > 0 {
 		return exitSpec
