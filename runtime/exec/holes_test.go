@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,12 +51,22 @@ func newHoleEnv(t *testing.T, allow ...string) *holeEnv {
 
 func (h *holeEnv) ran() bool { _, err := os.Stat(h.marker); return err == nil }
 
-// direct runs argv without ExecTool, with HOME the workspace.
+// direct runs argv without ExecTool, with HOME the workspace. A program
+// that runs evil may find it "busy" (ETXTBSY) for a moment after it was
+// written, while a process forked elsewhere in the test binary still holds
+// the written file open until its exec; direct tries again then.
 func (h *holeEnv) direct(argv ...string) string {
-	cmd := osexec.Command(argv[0], argv[1:]...)
-	cmd.Dir = h.ws
-	cmd.Env = []string{"PATH=" + "/usr/local/bin:/usr/bin:/bin", "HOME=" + h.ws, "GIT_CONFIG_NOSYSTEM=1"}
-	out, _ := cmd.CombinedOutput()
+	var out []byte
+	for range 20 {
+		cmd := osexec.Command(argv[0], argv[1:]...)
+		cmd.Dir = h.ws
+		cmd.Env = []string{"PATH=" + "/usr/local/bin:/usr/bin:/bin", "HOME=" + h.ws, "GIT_CONFIG_NOSYSTEM=1"}
+		out, _ = cmd.CombinedOutput()
+		if !strings.Contains(string(out), "Text file busy") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	return string(out)
 }
 
@@ -115,8 +126,8 @@ func TestHoleCurlConfAbbreviation(t *testing.T) {
 
 func TestHoleZipUnzipCommand(t *testing.T) {
 	h := newHoleEnv(t, "zip")
-	h.direct("zip", "-q", "-T", "--unz="+h.evil, "d1.zip", "a.txt")
-	require.True(t, h.ran(), "zip --unz does not run the program even when run directly")
+	out := h.direct("zip", "-q", "-T", "--unz="+h.evil, "d1.zip", "a.txt")
+	require.True(t, h.ran(), "zip --unz does not run the program even when run directly: %s", out)
 	require.NoError(t, os.Remove(h.marker))
 	for _, c := range []string{"zip -q -T --unz=./evil d2.zip a.txt", "zip -q -T --unzip-command ./evil d2.zip a.txt",
 		"zip -q -TT./evil d2.zip a.txt", "zip -q -T -TT ./evil d2.zip a.txt"} {

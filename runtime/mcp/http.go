@@ -57,8 +57,10 @@ type HTTPOptions struct {
 //     otherwise (DNS-rebinding and cross-site protection; "null" is
 //     refused). The SDK also refuses, on a loopback listener, a Host that
 //     is not a loopback name (403);
-//   - while the server drains (Drain), 503 with Retry-After, so a load
-//     balancer moves on to another replica;
+//   - while the server drains (Drain), 503 with Retry-After for a request
+//     of no session (a new session, or any request when stateless), so a
+//     load balancer moves on to another replica; an open session's
+//     requests still reach it (its stream delivers the last answers);
 //   - a request opening a new session when MaxSessions are open: 503.
 //
 // Request bodies are bounded by MaxBodyBytes (413), the calls running at
@@ -117,7 +119,12 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
 		return
 	}
-	if h.s.Draining() {
+	// While draining, no new session (nor, stateless, any request) is
+	// taken; a session's own requests still are: its server-to-client
+	// stream may be (re)opened to receive the answers of calls still
+	// running (a client that cannot open it fails them), and its new
+	// calls get an isError result saying the server is shutting down.
+	if h.s.Draining() && r.Header.Get("Mcp-Session-Id") == "" {
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close")
 		http.Error(w, "Service Unavailable: shutting down", http.StatusServiceUnavailable)

@@ -524,3 +524,54 @@ func TestHTTPSessionsOpenedBackToBack(t *testing.T) {
 		require.Error(t, err, "a third session")
 	}
 }
+
+// TestHTTPDrainKeepsOpenSessions: while the server drains, a request of no
+// session gets 503, but an open session's requests still reach it: its
+// server-to-client stream may be opened (late, under load) to receive the
+// answers of its running calls; refusing it made the client fail them.
+func TestHTTPDrainKeepsOpenSessions(t *testing.T) {
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs")))
+	endpoint := serveHTTP(t, srv, HTTPOptions{})
+	resp, body := post(t, endpoint, nil, "")
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	session := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, session)
+	hdr := map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}
+	resp, body = post(t, endpoint, hdr, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	require.Less(t, resp.StatusCode, 300, body)
+
+	cs, err := httpClient(t, endpoint, "", nil)
+	require.NoError(t, err)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "nap", Arguments: map[string]any{"secs": "1"}})
+	}()
+	require.True(t, eventually(5*time.Second, func() bool { return srv.runningCalls() == 1 }))
+	drained := make(chan error, 1)
+	go func() { drained <- srv.Drain(ctxTimeout(t, 10*time.Second)) }()
+	require.True(t, eventually(5*time.Second, srv.Draining))
+
+	resp, _ = post(t, endpoint, nil, "")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "a new session while draining")
+
+	req, err := http.NewRequest(http.MethodGet, endpoint, nil)
+	require.NoError(t, err)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	stream, err := http.DefaultClient.Do(req.WithContext(ctx))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, stream.StatusCode, "the open session's stream while draining")
+	stream.Body.Close()
+
+	resp, body = post(t, endpoint, hdr, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nap","arguments":{"secs":"0"}}}`)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Contains(t, body, "shutting down", "a new call of an open session is answered, not run")
+	<-done
+	require.NoError(t, <-drained)
+}
