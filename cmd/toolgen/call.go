@@ -17,7 +17,7 @@ import (
 var callCmd = &command{
 	name:    "call",
 	summary: "Call one tool with JSON arguments and print exactly the text the model would see.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N] NAME 'JSON_ARGS'",
+	usage:   toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
 	run:     runCall,
 }
 
@@ -51,13 +51,13 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 	if len(pos) == 2 {
 		raw = pos[1]
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return target, code, true
 	}
 	entry, ok := p.Registry.Lookup(name)
 	if !ok {
-		return target, unknownTool(env, c, p, name), true
+		return target, unknownTool(env, c, p, f.toolsDir(), name), true
 	}
 	return callTarget{preset: p, entry: entry, args: json.RawMessage(raw)}, 0, false
 }

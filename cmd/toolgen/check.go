@@ -42,6 +42,9 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	if done {
 		return code
 	}
+	if _, err := dirFlag("workspace", *workspace); err != nil {
+		return c.usageErr(env, "%v", err)
+	}
 	if len(pos) == 0 {
 		pos = []string{defaultToolsDir}
 	}

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -101,7 +103,7 @@ func (c *command) newFlagSet(env *cmdEnv) *flag.FlagSet {
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
 		out := fs.Output()
-		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n", c.name, c.usage, c.summary)
+		fmt.Fprintf(out, "usage: %s\n\n%s\n", c.usageLine(), c.summary)
 		if hasFlags(fs) {
 			fmt.Fprintf(out, "\nFlags:\n")
 			printDefaults(fs)
@@ -131,7 +133,8 @@ func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []str
 			env.stdout.Write(buf.Bytes())
 			return nil, exitOK, true
 		case err != nil:
-			env.stderr.Write(buf.Bytes())
+			// One line, not the whole help: the error, and where the help is.
+			fmt.Fprintf(env.stderr, "toolgen %s: %s\nrun 'toolgen %s -h' for usage\n", c.name, flagError(fs, err), c.name)
 			return nil, exitUsage, true
 		}
 		rest := fs.Args()
@@ -146,12 +149,58 @@ func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []str
 	}
 }
 
+// flagParseError matches the flag package's message for a value its own
+// types (int, duration, bool, ...) cannot parse, which says only "parse
+// error".
+var flagParseError = regexp.MustCompile(`^(invalid (?:boolean )?value ".*" for (?:flag )?-([\w-]+)): parse error$`)
+
+// flagError is err from FlagSet.Parse, with "parse error" replaced by what a
+// valid value of the flag's type looks like.
+func flagError(fs *flag.FlagSet, err error) string {
+	m := flagParseError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return err.Error()
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return m[1] + ": want a duration such as 30s, 2m or 1h30m"
+	case int, int64, uint, uint64:
+		return m[1] + ": want a whole number, such as 10"
+	case float64:
+		return m[1] + ": want a number, such as 1.5"
+	case bool:
+		return m[1] + ": want true or false"
+	}
+	return err.Error()
+}
+
 // usageErr prints a usage error for c and returns exitUsage.
 func (c *command) usageErr(env *cmdEnv, format string, args ...any) int {
 	fmt.Fprintf(env.stderr, "toolgen %s: %s\n", c.name, fmt.Sprintf(format, args...))
-	fmt.Fprintf(env.stderr, "usage: toolgen %s %s\nRun \"toolgen %s -h\" for details.\n", c.name, c.usage, c.name)
+	fmt.Fprintf(env.stderr, "usage: %s\nRun \"toolgen %s -h\" for details.\n", c.usageLine(), c.name)
 	return exitUsage
 }
+
+// usageLine is "toolgen NAME USAGE", without a trailing space when the
+// command takes nothing (version).
+func (c *command) usageLine() string {
+	return strings.TrimSpace("toolgen " + c.name + " " + c.usage)
+}
+
+// The usage of the shared flags (toolFlags.register), in every usage line
+// that has them; TestUsageLines checks every line against the flags.
+const (
+	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins]"
+	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
+)
 
 // exitFor maps an error to its exit code: 613 is 3, 614 is 4, a usage error 2, anything else 1.
 func exitFor(err error) int {

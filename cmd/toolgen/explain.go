@@ -7,7 +7,7 @@ import (
 var explainCmd = &command{
 	name:    "explain",
 	summary: "Dry run: show the argv a call would run, its limits, confinement and each defence's decision; run nothing.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N] NAME 'JSON_ARGS'",
+	usage:   toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
 	run:     runExplain,
 }
 

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nanogpt/toolgen/runtime/loader"
@@ -85,6 +88,38 @@ func (f *toolFlags) checkRunFlags() error {
 		return fmt.Errorf("--process-limit %d: want a number of processes, or 0 for no cap", f.processLimit.n)
 	}
 	return nil
+}
+
+// checkDirs reports a --workspace or --tools that names no directory (it
+// does not exist, or is a file) as an error naming the flag, which the
+// commands print as a usage error. Only a watching server may be given a
+// --tools directory that does not exist yet: it creates it, to watch it.
+// Other errors (a directory that cannot be read) are left to the preset.
+func (f *toolFlags) checkDirs() error {
+	if _, err := dirFlag("workspace", f.workspace); err != nil {
+		return err
+	}
+	if f.tools == "" {
+		return nil
+	}
+	if missing, err := dirFlag("tools", f.tools); err != nil && !(f.watch && missing) {
+		return err
+	}
+	return nil
+}
+
+// dirFlag checks that path, the value of the flag --name, is a directory;
+// missing tells that nothing is there. It returns nil when path is a
+// directory, or when that cannot be told (the caller's own open reports it).
+func dirFlag(name, path string) (missing bool, err error) {
+	st, serr := os.Stat(path)
+	switch {
+	case errors.Is(serr, fs.ErrNotExist), errors.Is(serr, syscall.ENOTDIR):
+		return true, fmt.Errorf("--%s %s: no such directory", name, path)
+	case serr == nil && !st.IsDir():
+		return false, fmt.Errorf("--%s %s: not a directory (it is a file)", name, path)
+	}
+	return false, nil
 }
 
 // toolsDir returns the descriptor directory to load, or "" for none.

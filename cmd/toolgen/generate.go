@@ -72,7 +72,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	fs.Var(&f.format, "error-format", errorFormatUsage)
 	fs.Usage = func() {
 		out := fs.Output()
-		fmt.Fprintf(out, "usage: toolgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		fmt.Fprintf(out, "usage: %s\n\n%s\n\nFlags:\n", c.usageLine(), c.summary)
 		printFlags(out, fs)
 		fmt.Fprint(out, generateHelp)
 	}
@@ -83,10 +83,8 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr(env, "unexpected argument %q (the descriptor directory is given with --tools)", pos[0])
 	}
-	if st, err := os.Stat(f.dir); err != nil {
-		return c.usageErr(env, "%s: no such file or directory", f.dir)
-	} else if !st.IsDir() {
-		return c.usageErr(env, "--tools %s: not a directory", f.dir)
+	if _, err := dirFlag("tools", f.dir); err != nil {
+		return c.usageErr(env, "%v", err)
 	}
 	if f.out == "" {
 		f.out = filepath.Join(f.dir, "tools_gen.go")

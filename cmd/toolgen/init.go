@@ -65,6 +65,11 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 		{schema.FileName, schema.Descriptor()},
 		{exampleName, []byte(exampleDescriptor)},
 	}
+	// DIR (or a directory on its way) that is a file is a usage error, as a
+	// --tools that is a file is: the argument cannot name a tools directory.
+	if file := fileOnPath(dir); file != "" {
+		return c.usageErr(env, "%s is a file, not a directory", file)
+	}
 	// Refuse before writing anything, so that init never leaves half a
 	// directory behind or touches a file of the user's.
 	for _, f := range files {
@@ -114,4 +119,21 @@ of the package in %[1]s (for example %[2]s) and run go generate ./...:
 	//go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate
 `, dir, filepath.Join(dir, "doc.go"))
 	return exitOK
+}
+
+// fileOnPath returns dir, or the first of its parent directories, when it
+// exists and is not a directory (so that dir cannot be created), else "".
+func fileOnPath(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if st.IsDir() {
+				return ""
+			}
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

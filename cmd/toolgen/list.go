@@ -12,7 +12,7 @@ var listCmd = &command{
 	summary: "List the tools that would be served: name, form (builtin, descriptor, exec) and description.\n\n" +
 		"Problems with descriptor files are printed to stderr as FILE:LINE:COL: error 613: ...; the other\n" +
 		"tools are still listed, and the exit code is then 3.",
-	usage: "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--json]",
+	usage: toolFlagsUsage + " [--json]",
 	run:   runList,
 }
 
@@ -36,7 +36,7 @@ func runList(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr(env, "unexpected argument %q", pos[0])
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}

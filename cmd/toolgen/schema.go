@@ -14,7 +14,7 @@ import (
 var schemaCmd = &command{
 	name:    "schema",
 	summary: "Print the tools' definitions in the shape an API expects (mcp, openai, openai-responses, anthropic), sorted by name.",
-	usage:   "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins] [--format FORMAT] [--strict] | --descriptor",
+	usage:   toolFlagsUsage + " [--format FORMAT] [--strict] | --descriptor",
 	run:     runSchema,
 }
 
@@ -76,7 +76,7 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 	if *strict && !fmtName.Strictable() {
 		return c.usageErr(env, "--strict is OpenAI's strict mode: use it with --format openai or openai-responses, not %s", fmtName)
 	}
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,8 +25,9 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	summary: "Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr), or over Streamable HTTP with --http.",
-	usage: "[--tools DIR] [--workspace DIR] [--exec-allow BIN,...] [--timeout DUR] [--confine MODE] [--watch] " +
-		"[--http ADDR [--token-file FILE] [--stateless]] [--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE]]",
+	usage: toolFlagsUsage + " " + runFlagsUsage + " [--watch] [--max-calls N]\n\t" +
+		"[--http ADDR [--token-file FILE] [--stateless] [--allow-origin ORIGIN,...] [--max-sessions N] [--session-timeout DUR] [--shutdown-timeout DUR]]\n\t" +
+		"[--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE] [--audit-keep N]]",
 	run: runServe,
 }
 
@@ -63,7 +64,7 @@ type serveFlags struct {
 	allowOrigins    string
 	auditFile       string
 	auditRedact     string
-	auditMaxSize    byteSize
+	auditMaxSize    sizeFlag // parseSize, as --memory-limit
 	auditKeep       int
 	maxCalls        int
 }
@@ -84,7 +85,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	fs.StringVar(&sf.allowOrigins, "allow-origin", "", "HTTP: comma-separated browser origins (scheme://host:port) allowed besides the server's own")
 	fs.StringVar(&sf.auditFile, "audit", "", "append one JSON line per call to `FILE` (- for stderr) before returning its result; a call that cannot be recorded is refused")
 	fs.StringVar(&sf.auditRedact, "audit-redact", "", "comma-separated `SLOT`s whose values the audit log replaces with \"[redacted]\"")
-	fs.Var(&sf.auditMaxSize, "audit-max-size", "rotate the audit file before it grows past `SIZE` (bytes, or with K, M, G; 0: never)")
+	fs.Var(&sf.auditMaxSize, "audit-max-size", "rotate the audit file before it grows past `SIZE`, such as 64MiB, 64M or 100MB (at least 4KiB; 0 or none: never)")
 	fs.IntVar(&sf.auditKeep, "audit-keep", audit.DefaultKeep, "rotated audit files kept (FILE.1 ... FILE.N)")
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), serveHelp) }
@@ -111,10 +112,16 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
 		return c.usageErr(env, "--max-calls, --max-sessions and --audit-keep want a positive number")
 	}
-	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize > 0) {
+	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize.n > 0) {
 		return c.usageErr(env, "--audit-redact and --audit-max-size need --audit FILE")
 	}
-	if sf.auditFile == "-" && sf.auditMaxSize > 0 {
+	if err := checkAuditDir(sf.auditFile); err != nil {
+		return c.usageErr(env, "%v", err)
+	}
+	if n := sf.auditMaxSize.n; n > 0 && n < 4<<10 {
+		return c.usageErr(env, "--audit-max-size %d bytes: want at least 4KiB, or 0 for no rotation", n)
+	}
+	if sf.auditFile == "-" && sf.auditMaxSize.n > 0 {
 		return c.usageErr(env, "--audit-max-size needs a file, not - (stderr)")
 	}
 	var token string
@@ -131,7 +138,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		}
 	}
 
-	p, code := assemble(env, &f)
+	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code
 	}
@@ -309,7 +316,25 @@ func openAudit(env *cmdEnv, sf serveFlags, workspace string) (*audit.Log, error)
 	if inside(sf.auditFile, workspace) {
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: the audit log %s is inside the workspace, where the tools (and the agent) may be able to write\n", sf.auditFile)
 	}
-	return audit.Open(sf.auditFile, audit.Options{MaxSize: int64(sf.auditMaxSize), Keep: sf.auditKeep})
+	return audit.Open(sf.auditFile, audit.Options{MaxSize: sf.auditMaxSize.n, Keep: sf.auditKeep})
+}
+
+// checkAuditDir reports an --audit FILE whose directory does not exist or
+// is not a directory: serve creates the log file, never its directory (a
+// typo would otherwise create a tree somewhere unexpected).
+func checkAuditDir(file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	dir := filepath.Dir(file)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("--audit %s: the directory %s does not exist; create it first (serve creates the log file, not its directory)", file, dir)
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("--audit %s: %s is a file, not a directory", file, dir)
+	}
+	return nil
 }
 
 // inside reports whether path lies in dir (both made absolute, symlinks of
@@ -328,38 +353,6 @@ func inside(path, dir string) bool {
 	}
 	rel, err := filepath.Rel(ad, ap)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// byteSize is a flag value: bytes, or a number with K, M or G (powers of
-// 1024).
-type byteSize int64
-
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
-
-func (b *byteSize) Set(s string) error {
-	mult := int64(1)
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(t, "B")
-	if t == "" {
-		return errors.New("want a size such as 100M")
-	}
-	switch t[len(t)-1] {
-	case 'K':
-		mult, t = 1<<10, t[:len(t)-1]
-	case 'M':
-		mult, t = 1<<20, t[:len(t)-1]
-	case 'G':
-		mult, t = 1<<30, t[:len(t)-1]
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return errors.New("want a size such as 100M")
-	}
-	if n*mult > 0 && n*mult < 4096 {
-		return errors.New("want at least 4K, or 0 for no rotation")
-	}
-	*b = byteSize(n * mult)
-	return nil
 }
 
 // watchDescriptors reloads the descriptor tools while ctx lasts: each reload

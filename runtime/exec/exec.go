@@ -126,7 +126,8 @@ func (t *Tool) checkGrant(name string) error {
 	}
 	if entry, denied := t.deny.Match(name); denied {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: the deny list denies it (entry %q); "+
-			"narrow the deny list explicitly to allow it", name, entry)
+			"the toolgen CLI cannot lift that: only a Go program can, by narrowing the list explicitly "+
+			"(preset.WithDenyListNarrowed(%q))", name, entry, entry)
 	}
 	if r := rulesFor(name); r != nil && r.Refuse != "" {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: defence 4 refuses it whatever its arguments: %s", name, r.Refuse)
