@@ -163,6 +163,9 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.s.addRequests(1)
 		defer h.s.addRequests(-1)
 	}
+	if !checkHTTPID(w, r, h.opts.MaxBodyBytes) {
+		return
+	}
 	h.inner.ServeHTTP(codeFixWriter{w}, r)
 }
 

@@ -575,3 +575,42 @@ func TestHTTPDrainKeepsOpenSessions(t *testing.T) {
 	<-done
 	require.NoError(t, <-drained)
 }
+
+// TestHTTPNumericIDAnsweredAsSent: over HTTP too, a numeric id the SDK
+// would answer as another id (it keeps an int64: 9.5 as 9) is refused with
+// -32600 carrying the id as sent; an integral id still works.
+func TestHTTPNumericIDAnsweredAsSent(t *testing.T) {
+	endpoint := serveHTTP(t, echoServer(t), HTTPOptions{})
+	resp, body := post(t, endpoint, nil, "")
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
+	post(t, endpoint, hdr, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, id := range []string{`9.5`, `9007199254740993`, `1e400`, `-0.5`} {
+		resp, body := post(t, endpoint, hdr, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list"}`)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "id %s: %s", id, body)
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(body), &m), body)
+		assert.Equal(t, id, string(m.ID), body)
+		if assert.NotNil(t, m.Error, body) {
+			assert.Equal(t, -32600, m.Error.Code, body)
+		}
+	}
+	resp, body = post(t, endpoint, hdr, `{"jsonrpc":"2.0","id":12,"method":"tools/list"}`)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Contains(t, body, `"id":12`)
+	assert.NotContains(t, body, `"error"`)
+}
+
+func TestBadNumericID(t *testing.T) {
+	for raw, bad := range map[string]bool{
+		`9.5`: true, `9007199254740993`: true, `-9007199254740993`: true, `1e400`: true, `-0.5`: true,
+		`9`: false, `-3`: false, `9.0`: false, `1e3`: false, `"9.5"`: false, `null`: false, ``: false, `9007199254740991`: false,
+	} {
+		assert.Equal(t, bad, badNumericID(json.RawMessage(raw)), "%s", raw)
+	}
+}
