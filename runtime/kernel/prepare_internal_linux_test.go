@@ -37,8 +37,9 @@ func TestPreparedSpawner(t *testing.T) {
 	assert.Equal(t, "max", strings.TrimSpace(string(max)), "a spare has no limit until a spawner takes it")
 
 	// A workspace of its own: a policy no spawner has yet, so a new one.
+	// Subshells only: the execute set allows bash to run nothing else.
 	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(5), WithTimeout(20*time.Second))
-	res := mustRun(t, k, "bash", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 1 & done; wait")
+	res := mustRun(t, k, "bash", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do ( for ((j=0;j<300000;j++)); do :; done ) & done; wait")
 	assert.Contains(t, res.Limit, "process limit 5 reached", res.Text())
 
 	spare.Lock()
