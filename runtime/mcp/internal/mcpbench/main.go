@@ -1,20 +1,26 @@
 // Command mcpbench measures toolgen serve against the physical floor, in one
-// run: a bare os/exec of "echo hi", then tools/call of a tool running
-// "echo hi" through "toolgen serve" over stdio and over Streamable HTTP
-// (loopback), each with --confine off and with the default confinement. For
-// each it prints the sequential median (one call at a time), the calls/s
-// with 8 calls in flight, and the server's RSS (current and peak) after
-// 1,000 calls. Run it from the module root:
+// run: a bare os/exec of "echo hi"; the go-sdk's own stdio server with a raw
+// tool handler running "echo hi" with os/exec (what the SDK and its client
+// cost, nothing of toolgen); then tools/call of a tool running "echo hi"
+// through "toolgen serve" over stdio and over Streamable HTTP (loopback),
+// each with --confine off and with the default confinement. For each it
+// prints the sequential median (one call at a time), the calls/s with 8
+// calls in flight, and the server's RSS (current and peak) after 1,000
+// calls. Run it from the module root:
 //
 //	go run ./runtime/mcp/internal/mcpbench            # builds toolgen first
 //	go run ./runtime/mcp/internal/mcpbench -bin ./toolgen -seq 300 -par 800
 //
-// The machine is shared and noisy: compare the rows of one run, not runs.
+// The rows are interleaved so that the load of a shared machine falls on all
+// of them alike: every server is started first, then the sequential and the
+// concurrent phases alternate batches of calls between the rows. Compare the
+// rows of one run, not runs.
 package main
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -33,13 +39,17 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "toolgen binary to measure (default: go build ./cmd/toolgen into a temporary directory)")
-	seq := flag.Int("seq", 200, "sequential calls timed for the median")
-	par := flag.Int("par", 800, "calls timed with 8 in flight")
-	total := flag.Int("total", 1000, "calls made before the RSS is read")
+	seq := flag.Int("seq", 200, "sequential calls timed for the median, per row")
+	par := flag.Int("par", 800, "calls timed with 8 in flight, per row")
+	total := flag.Int("total", 1000, "calls made per server before its RSS is read")
 	modes := flag.String("confine", "off,best-effort", "comma-separated --confine modes to measure")
-	withAudit = flag.Bool("audit", true, "also measure stdio with --audit FILE")
+	withAudit := flag.Bool("audit", true, "also measure stdio with --audit FILE")
 	flag.Parse()
-	if err := run(*bin, *seq, *par, *total, strings.Split(*modes, ",")); err != nil {
+	if os.Getenv(sdkServerEnv) == "1" {
+		serveSDKFloor()
+		return
+	}
+	if err := run(*bin, *seq, *par, *total, strings.Split(*modes, ","), *withAudit); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench:", err)
 		os.Exit(1)
 	}
@@ -47,18 +57,21 @@ func main() {
 
 const inFlight = 8
 
-var withAudit *bool
+// row is one line of the table: a way to make calls, and what was measured.
+type row struct {
+	name    string
+	callers []func() error        // inFlight callers (clients or sessions)
+	rss     func() (int64, int64) // KiB; nil for the floor
 
-// result is one row of the table.
-type result struct {
-	name       string
-	median     time.Duration
-	callsPerS  float64
-	rss, peak  int64 // KiB; 0 for the floor
-	callsTotal int
+	times     []time.Duration // sequential calls
+	parCalls  int
+	parTime   time.Duration
+	rssNow    int64
+	rssPeak   int64
+	callsMade int
 }
 
-func run(bin string, seq, par, total int, modes []string) error {
+func run(bin string, seq, par, total int, modes []string, withAudit bool) error {
 	dir, err := os.MkdirTemp("", "mcpbench-")
 	if err != nil {
 		return err
@@ -70,6 +83,10 @@ func run(bin string, seq, par, total int, modes []string) error {
 		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/toolgen").CombinedOutput(); err != nil {
 			return fmt.Errorf("go build ./cmd/toolgen (run from the module root): %v\n%s", err, out)
 		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
 	}
 	ws := filepath.Join(dir, "ws")
 	tools := filepath.Join(dir, "tools")
@@ -83,160 +100,253 @@ func run(bin string, seq, par, total int, modes []string) error {
 		return err
 	}
 
-	var rows []result
-	floor := measure("floor: os/exec echo hi", seq, par, total, func() func() error {
-		return func() error {
-			out, err := exec.Command("echo", "hi").Output()
-			if err == nil && string(out) != "hi\n" {
-				err = fmt.Errorf("output %q", out)
-			}
-			return err
-		}
-	}, nil)
-	rows = append(rows, floor)
-	for _, mode := range modes {
-		mode = strings.TrimSpace(mode)
-		args := []string{"serve", "--tools", tools, "--workspace", ws, "--confine", mode, "--no-builtins"}
-		for _, transport := range []string{"stdio", "http"} {
-			r, err := benchServer(bin, transport, args, seq, par, total)
-			if err != nil {
-				return fmt.Errorf("%s --confine %s: %w", transport, mode, err)
-			}
-			r.name = fmt.Sprintf("toolgen serve %s --confine %s", transport, mode)
-			rows = append(rows, r)
-		}
-		if *withAudit {
-			log := filepath.Join(dir, "audit-"+mode+".jsonl")
-			r, err := benchServer(bin, "stdio", append(slices.Clone(args), "--audit", log), seq, par, total)
-			if err != nil {
-				return fmt.Errorf("stdio --confine %s --audit: %w", mode, err)
-			}
-			r.name = fmt.Sprintf("toolgen serve stdio --confine %s --audit", mode)
-			rows = append(rows, r)
-		}
-	}
-	fmt.Printf("%-50s %12s %10s %14s %10s %12s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB")
-	for _, r := range rows {
-		rss := "-"
-		if r.rss > 0 {
-			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rss)/1024, float64(r.peak)/1024)
-		}
-		fmt.Printf("%-50s %10.3fms %+8.3fms %14.0f %9.0f%% %12s\n", r.name, ms(r.median), ms(r.median-floor.median),
-			r.callsPerS, 100*r.callsPerS/floor.callsPerS, rss)
-	}
-	fmt.Printf("(%d sequential calls for the median, %d calls with %d in flight, RSS after %d calls per server)\n", seq, par, inFlight, total)
-	return nil
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// measure times callers: seq sequential calls (median), then par calls with
-// inFlight callers, then more calls up to total; rss, if not nil, is read at
-// the end. newCaller returns one caller (one client).
-func measure(name string, seq, par, total int, newCaller func() func() error, rss func() (int64, int64)) result {
-	callers := make([]func() error, inFlight)
-	for i := range callers {
-		callers[i] = newCaller()
-	}
-	must := func(err error) {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "mcpbench: %s: %v\n", name, err)
-			os.Exit(1)
-		}
-	}
-	for range 20 { // warm up
-		must(callers[0]())
-	}
-	times := make([]time.Duration, seq)
-	for i := range times {
-		start := time.Now()
-		must(callers[0]())
-		times[i] = time.Since(start)
-	}
-	slices.Sort(times)
-	var left atomic.Int64
-	left.Store(int64(par))
-	var wg sync.WaitGroup
-	start := time.Now()
-	for _, c := range callers {
-		wg.Go(func() {
-			for left.Add(-1) >= 0 {
-				must(c())
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	for done := 20 + seq + par; done < total; done++ {
-		must(callers[done%inFlight]())
-	}
-	r := result{name: name, median: times[len(times)/2], callsPerS: float64(par) / elapsed.Seconds(), callsTotal: total}
-	if rss != nil {
-		r.rss, r.peak = rss()
-	}
-	return r
-}
-
-// benchServer starts one toolgen serve and measures it through one session.
-func benchServer(bin, transport string, args []string, seq, par, total int) (result, error) {
-	var pid int
 	var cleanup []func()
 	defer func() {
 		for _, f := range slices.Backward(cleanup) {
 			f()
 		}
 	}()
-	call := func(cs *sdk.ClientSession) func() error {
-		params := &sdk.CallToolParams{Name: "echo_hi", Arguments: map[string]any{}}
-		return func() error {
-			res, err := cs.CallTool(context.Background(), params)
-			if err != nil {
+	floor := &row{name: "floor: os/exec echo hi"}
+	for range inFlight {
+		floor.callers = append(floor.callers, execEcho)
+	}
+	rows := []*row{floor}
+	add := func(name, bin, transport string, args []string) error {
+		r, stop, err := startServer(bin, transport, args)
+		cleanup = append(cleanup, stop)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		r.name = name
+		rows = append(rows, r)
+		return nil
+	}
+	if err := add("go-sdk stdio server running os/exec", self, "stdio", nil); err != nil {
+		return err
+	}
+	for _, mode := range modes {
+		mode = strings.TrimSpace(mode)
+		args := []string{"serve", "--tools", tools, "--workspace", ws, "--confine", mode, "--no-builtins"}
+		for _, transport := range []string{"stdio", "http"} {
+			if err := add(fmt.Sprintf("toolgen serve %s --confine %s", transport, mode), bin, transport, args); err != nil {
 				return err
 			}
-			if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.HasPrefix(text, "exit: 0\noutput: hi\n") {
-				return fmt.Errorf("result %q", text)
+		}
+		if withAudit {
+			log := filepath.Join(dir, "audit-"+mode+".jsonl")
+			if err := add(fmt.Sprintf("toolgen serve stdio --confine %s --audit", mode), bin, "stdio",
+				append(slices.Clone(args), "--audit", log)); err != nil {
+				return err
 			}
-			return nil
+		}
+	}
+	load0 := loadAvg()
+	if err := measure(rows, seq, par, total); err != nil {
+		return err
+	}
+	report(rows, floor, seq, par, total, load0, loadAvg())
+	return nil
+}
+
+// execEcho is one call of the floor.
+func execEcho() error {
+	out, err := exec.Command("echo", "hi").Output()
+	if err == nil && string(out) != "hi\n" {
+		err = fmt.Errorf("output %q", out)
+	}
+	return err
+}
+
+// measure makes the calls of every row, interleaved: a warm-up, seq
+// sequential calls per row in batches of 20 alternating between rows (back
+// to back within a batch, so a server does not go idle between its timed
+// calls), the concurrent phase in batches of 100 alternating the same way, then calls up to total per row, and reads each
+// server's RSS.
+func measure(rows []*row, seq, par, total int) error {
+	for _, r := range rows {
+		for range 20 {
+			if err := r.callers[0](); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+		}
+		r.callsMade = 20
+	}
+	const batch = 20 // sequential calls per row in a row, then the next row
+	for done := 0; done < seq; done += batch {
+		for _, r := range rows {
+			for range min(batch, seq-done) {
+				start := time.Now()
+				if err := r.callers[0](); err != nil {
+					return fmt.Errorf("%s: %w", r.name, err)
+				}
+				r.times = append(r.times, time.Since(start))
+				r.callsMade++
+			}
+		}
+	}
+	const parBatch = 100
+	for done := 0; done < par; done += parBatch {
+		n := min(parBatch, par-done)
+		for _, r := range rows {
+			elapsed, err := concurrently(r.callers, n)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+			r.parTime += elapsed
+			r.parCalls += n
+			r.callsMade += n
+		}
+	}
+	for _, r := range rows {
+		for ; r.callsMade < total; r.callsMade++ {
+			if err := r.callers[r.callsMade%inFlight](); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+		}
+		if r.rss != nil {
+			r.rssNow, r.rssPeak = r.rss()
+		}
+	}
+	return nil
+}
+
+// concurrently makes n calls with every caller in flight at once and returns
+// how long they took.
+func concurrently(callers []func() error, n int) (time.Duration, error) {
+	var left atomic.Int64
+	left.Store(int64(n))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	start := time.Now()
+	for _, c := range callers {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				if err := c(); err != nil {
+					mu.Lock()
+					first = cmpOr(first, err)
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start), first
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
+	median := func(r *row) time.Duration {
+		t := slices.Clone(r.times)
+		slices.Sort(t)
+		return t[len(t)/2]
+	}
+	rate := func(r *row) float64 { return float64(r.parCalls) / r.parTime.Seconds() }
+	fm, fr := median(floor), rate(floor)
+	fmt.Printf("%-50s %12s %10s %14s %10s %12s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB")
+	for _, r := range rows {
+		rss := "-"
+		if r.rss != nil {
+			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rssNow)/1024, float64(r.rssPeak)/1024)
+		}
+		m := median(r)
+		fmt.Printf("%-50s %10.3fms %+8.3fms %14.0f %9.0f%% %12s\n", r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss)
+	}
+	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server; load average %s before, %s after)\n",
+		seq, par, inFlight, total, load0, load1)
+}
+
+// loadAvg returns the 1-minute load average, to say how noisy a run was.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// startServer starts one server and connects one session to it; the
+// returned row's callers share that session (8 calls in flight on it). stop
+// ends the session and the server; it is never nil.
+func startServer(bin, transport string, args []string) (*row, func(), error) {
+	var stops []func()
+	stop := func() {
+		for _, f := range slices.Backward(stops) {
+			f()
 		}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil)
 	var cs *sdk.ClientSession
+	var pid int
 	switch transport {
 	case "stdio":
 		cmd := exec.Command(bin, args...)
+		if args == nil { // this program, as the go-sdk floor server
+			cmd.Env = append(os.Environ(), sdkServerEnv+"=1")
+		}
 		var err error
 		if cs, err = client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil); err != nil {
-			return result{}, err
+			return nil, stop, err
 		}
 		pid = cmd.Process.Pid
 	case "http":
 		cmd := exec.Command(bin, append(slices.Clone(args), "--http", "127.0.0.1:0")...)
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
-			return result{}, err
+			return nil, stop, err
 		}
 		if err := cmd.Start(); err != nil {
-			return result{}, err
+			return nil, stop, err
 		}
 		pid = cmd.Process.Pid
-		cleanup = append(cleanup, func() {
+		stops = append(stops, func() {
 			cmd.Process.Signal(os.Interrupt)
 			cmd.Wait()
 		})
 		endpoint, err := listening(stderr)
 		if err != nil {
-			return result{}, err
+			return nil, stop, err
 		}
 		hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 		if cs, err = client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc,
 			DisableStandaloneSSE: true}, nil); err != nil {
-			return result{}, err
+			return nil, stop, err
 		}
 	}
-	cleanup = append(cleanup, func() { cs.Close() })
-	// One session; the 8 callers share it (8 calls in flight on it).
-	r := measure("", seq, par, total, func() func() error { return call(cs) }, func() (int64, int64) { return rssOf(pid) })
-	return r, nil
+	stops = append(stops, func() { cs.Close() })
+	r := &row{rss: func() (int64, int64) { return rssOf(pid) }}
+	for range inFlight {
+		r.callers = append(r.callers, callEcho(cs))
+	}
+	return r, stop, nil
+}
+
+// callEcho returns a caller of the echo_hi tool through cs.
+func callEcho(cs *sdk.ClientSession) func() error {
+	params := &sdk.CallToolParams{Name: "echo_hi", Arguments: map[string]any{}}
+	return func() error {
+		res, err := cs.CallTool(context.Background(), params)
+		if err != nil {
+			return err
+		}
+		if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.HasPrefix(text, "exit: 0\noutput: hi\n") {
+			return fmt.Errorf("result %q", text)
+		}
+		return nil
+	}
 }
 
 // listening reads the server's stderr until it says where it listens, then
@@ -274,4 +384,25 @@ func rssOf(pid int) (rss, peak int64) {
 		}
 	}
 	return rss, peak
+}
+
+// sdkServerEnv makes this program the go-sdk floor server: the SDK's own
+// stdio transport and a raw tool handler that runs "echo hi" with os/exec,
+// nothing of toolgen. Its row shows what the SDK and the client cost.
+const sdkServerEnv = "MCPBENCH_SDK_SERVER"
+
+func serveSDKFloor() {
+	s := sdk.NewServer(&sdk.Implementation{Name: "sdk-floor", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "echo_hi", Description: "Print hi", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			out, err := exec.CommandContext(ctx, "echo", "hi").Output()
+			if err != nil {
+				return nil, err
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "exit: 0\noutput: " + string(out)}}}, nil
+		})
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpbench sdk server:", err)
+		os.Exit(1)
+	}
 }
