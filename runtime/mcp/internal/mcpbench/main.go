@@ -62,6 +62,7 @@ type row struct {
 	name    string
 	callers []func() error        // inFlight callers (clients or sessions)
 	rss     func() (int64, int64) // KiB; nil for the floor
+	cpu     func() time.Duration  // CPU time of the server and its reaped children; nil for the floor
 
 	times     []time.Duration // sequential calls
 	parCalls  int
@@ -69,6 +70,8 @@ type row struct {
 	rssNow    int64
 	rssPeak   int64
 	callsMade int
+	cpu0      time.Duration // at the end of the warm-up
+	cpuUsed   time.Duration // since then, up to total calls
 }
 
 func run(bin string, seq, par, total int, modes []string, withAudit bool) error {
@@ -124,11 +127,14 @@ func run(bin string, seq, par, total int, modes []string, withAudit bool) error 
 	if err := add("go-sdk stdio server running os/exec", self, "stdio", nil); err != nil {
 		return err
 	}
+	if err := add("go-sdk stdio server, raw client", self, "stdio-raw", nil); err != nil {
+		return err
+	}
 	for _, mode := range modes {
 		mode = strings.TrimSpace(mode)
 		args := []string{"serve", "--tools", tools, "--workspace", ws, "--confine", mode, "--no-builtins"}
-		for _, transport := range []string{"stdio", "http"} {
-			if err := add(fmt.Sprintf("toolgen serve %s --confine %s", transport, mode), bin, transport, args); err != nil {
+		for _, transport := range []string{"stdio", "stdio-raw", "http"} {
+			if err := add(fmt.Sprintf("toolgen serve %s --confine %s", strings.Replace(transport, "-raw", ", raw client,", 1), mode), bin, transport, args); err != nil {
 				return err
 			}
 		}
@@ -170,6 +176,9 @@ func measure(rows []*row, seq, par, total int) error {
 			}
 		}
 		r.callsMade = 20
+		if r.cpu != nil {
+			r.cpu0 = r.cpu()
+		}
 	}
 	const batch = 20 // sequential calls per row in a row, then the next row
 	for done := 0; done < seq; done += batch {
@@ -205,6 +214,9 @@ func measure(rows []*row, seq, par, total int) error {
 		}
 		if r.rss != nil {
 			r.rssNow, r.rssPeak = r.rss()
+		}
+		if r.cpu != nil {
+			r.cpuUsed = r.cpu() - r.cpu0
 		}
 	}
 	return nil
@@ -250,14 +262,15 @@ func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
 	}
 	rate := func(r *row) float64 { return float64(r.parCalls) / r.parTime.Seconds() }
 	fm, fr := median(floor), rate(floor)
-	fmt.Printf("%-50s %12s %10s %14s %10s %12s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB")
+	fmt.Printf("%-44s %11s %10s %11s %8s %13s %13s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "CPU µs/call")
 	for _, r := range rows {
-		rss := "-"
+		rss, cpu := "-", "-"
 		if r.rss != nil {
 			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rssNow)/1024, float64(r.rssPeak)/1024)
+			cpu = fmt.Sprintf("%.0f", float64(r.cpuUsed.Microseconds())/float64(r.callsMade-20))
 		}
 		m := median(r)
-		fmt.Printf("%-50s %10.3fms %+8.3fms %14.0f %9.0f%% %12s\n", r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss)
+		fmt.Printf("%-44s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %13s\n", r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, cpu)
 	}
 	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server; load average %s before, %s after)\n",
 		seq, par, inFlight, total, load0, load1)
@@ -288,15 +301,15 @@ func startServer(bin, transport string, args []string) (*row, func(), error) {
 			f()
 		}
 	}
+	if transport == "stdio-raw" {
+		return startRaw(serverCmd(bin, args))
+	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil)
 	var cs *sdk.ClientSession
 	var pid int
 	switch transport {
 	case "stdio":
-		cmd := exec.Command(bin, args...)
-		if args == nil { // this program, as the go-sdk floor server
-			cmd.Env = append(os.Environ(), sdkServerEnv+"=1")
-		}
+		cmd := serverCmd(bin, args)
 		var err error
 		if cs, err = client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil); err != nil {
 			return nil, stop, err
@@ -327,7 +340,7 @@ func startServer(bin, transport string, args []string) (*row, func(), error) {
 		}
 	}
 	stops = append(stops, func() { cs.Close() })
-	r := &row{rss: func() (int64, int64) { return rssOf(pid) }}
+	r := &row{rss: func() (int64, int64) { return rssOf(pid) }, cpu: func() time.Duration { return cpuOf(pid) }}
 	for range inFlight {
 		r.callers = append(r.callers, callEcho(cs))
 	}
@@ -404,5 +417,145 @@ func serveSDKFloor() {
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench sdk server:", err)
 		os.Exit(1)
+	}
+}
+
+// cpuOf returns the CPU time (user and system) of pid and of the children it
+// has waited for, from /proc/PID/stat.
+func cpuOf(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name may hold spaces: the fields start after its ')'.
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	for _, s := range f[11:15] { // utime, stime, cutime, cstime (fields 14-17)
+		var v int64
+		fmt.Sscan(s, &v)
+		ticks += v
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat's times: 100 on Linux.
+const clockTicks = 100
+
+// serverCmd is the command of a stdio server: bin with args, or with nil
+// args this program as the go-sdk floor server.
+func serverCmd(bin string, args []string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	if args == nil {
+		cmd.Env = append(os.Environ(), sdkServerEnv+"=1")
+	}
+	return cmd
+}
+
+// startRaw starts a stdio server and talks to it as a minimal JSON-RPC
+// client would: one line per request, responses matched by id, no schema
+// work. Its row shows the server's cost without most of the client's (the
+// go-sdk client's own work runs on the same 2 cores as the server).
+func startRaw(cmd *exec.Cmd) (*row, func(), error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, func() {}, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, func() {}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, func() {}, err
+	}
+	stop := func() {
+		stdin.Close()
+		cmd.Wait()
+	}
+	rc := &rawClient{w: stdin, pending: map[int64]chan []byte{}}
+	go rc.readLoop(stdout)
+	init := `"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpbench","version":"1"}}`
+	if _, err := rc.call(init); err != nil {
+		return nil, stop, fmt.Errorf("initialize: %w", err)
+	}
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		return nil, stop, err
+	}
+	r := &row{rss: func() (int64, int64) { return rssOf(cmd.Process.Pid) }, cpu: func() time.Duration { return cpuOf(cmd.Process.Pid) }}
+	for range inFlight {
+		r.callers = append(r.callers, func() error {
+			resp, err := rc.call(`"method":"tools/call","params":{"name":"echo_hi","arguments":{}}`)
+			if err == nil && !strings.Contains(string(resp), `"exit: 0\noutput: hi\n`) {
+				err = fmt.Errorf("result %s", resp)
+			}
+			return err
+		})
+	}
+	return r, stop, nil
+}
+
+// rawClient is a JSON-RPC client over one line-framed connection.
+type rawClient struct {
+	wmu     sync.Mutex
+	w       io.Writer
+	mu      sync.Mutex
+	next    int64
+	pending map[int64]chan []byte
+}
+
+// call sends a request made of its id and body (the members after "id") and
+// returns the response line.
+func (c *rawClient) call(body string) ([]byte, error) {
+	ch := make(chan []byte, 1)
+	c.mu.Lock()
+	c.next++
+	id := c.next
+	c.pending[id] = ch
+	c.mu.Unlock()
+	c.wmu.Lock()
+	_, err := fmt.Fprintf(c.w, `{"jsonrpc":"2.0","id":%d,%s}`+"\n", id, body)
+	c.wmu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	resp, ok := <-ch
+	if !ok {
+		return nil, fmt.Errorf("the server closed its output")
+	}
+	return resp, nil
+}
+
+func (c *rawClient) readLoop(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			c.mu.Lock()
+			for id, ch := range c.pending {
+				close(ch)
+				delete(c.pending, id)
+			}
+			c.mu.Unlock()
+			return
+		}
+		var msg struct {
+			ID *int64 `json:"id"`
+		}
+		if json.Unmarshal(line, &msg) != nil || msg.ID == nil {
+			continue // a notification
+		}
+		c.mu.Lock()
+		ch := c.pending[*msg.ID]
+		delete(c.pending, *msg.ID)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- line
+		}
 	}
 }
