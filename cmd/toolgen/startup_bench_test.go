@@ -4,8 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // toolgenBinary builds cmd/toolgen once per test binary, for the start-up
@@ -30,17 +32,47 @@ type buildError struct {
 
 func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
 
-// BenchmarkStartup runs whole processes, one per iteration: a bare grep (the
-// baseline), toolgen version (start-up alone), and toolgen call of grep_text
-// doing the same search, unconfined and with the default confinement. Compare
-// ns/op against grep in the same run:
+// helloBinary builds a minimal Go program (it prints one line) once per
+// test binary: the start of any Go program, the floor under toolgen's own.
+var helloBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "toolgen-bench-hello")
+	if err != nil {
+		return "", err
+	}
+	src := "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"hi\\n\") }\n"
+	for name, data := range map[string]string{"main.go": src, "go.mod": "module hello\n\ngo 1.26\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			return "", err
+		}
+	}
+	bin := filepath.Join(dir, "hello")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", &buildError{string(out), err}
+	}
+	return bin, nil
+})
+
+// BenchmarkStartup runs whole processes, each variant once per round, b.N
+// rounds, and reports each variant's median (interleaving keeps a shared
+// machine's drift out of the ratios): a bare grep (the baseline), a
+// minimal Go program (the start of any Go binary), toolgen version
+// (toolgen's start-up alone), and toolgen call of grep_text doing the same
+// search, unconfined and with the default confinement. It reports
+// call/grep, and floor/grep: (hello + grep)/grep, the least any Go program
+// that starts grep and waits for it can take.
 //
-//	go test -run '^$' -bench Startup ./cmd/toolgen
+//	go test -run '^$' -bench Startup -benchtime 100x ./cmd/toolgen
 //
 // TOOLGEN_BENCH_BEFORE=/path/to/an/older/toolgen adds its call (default
-// confinement) as "before-toolgen-call", for a before/after in one run.
+// confinement) as "before", for a before/after in one run.
 func BenchmarkStartup(b *testing.B) {
 	bin, err := toolgenBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	hello, err := helloBinary()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,27 +81,46 @@ func BenchmarkStartup(b *testing.B) {
 		b.Fatal(err)
 	}
 	args := `{"pattern":"CommandToolBase","path":"."}`
-	for _, bc := range []struct {
-		name string
-		argv []string
-	}{
-		{"grep", []string{"grep", "-rn", "CommandToolBase", "."}},
-		{"toolgen-version", []string{bin, "version"}},
-		{"toolgen-call-confine-off", []string{bin, "call", "--workspace", ws, "--confine", "off", "grep_text", args}},
-		{"toolgen-call", []string{bin, "call", "--workspace", ws, "grep_text", args}},
-		{"before-toolgen-call", []string{os.Getenv("TOOLGEN_BENCH_BEFORE"), "call", "--workspace", ws, "grep_text", args}},
-	} {
-		if bc.argv[0] == "" {
-			continue
-		}
-		b.Run(bc.name, func(b *testing.B) {
-			for b.Loop() {
-				cmd := exec.Command(bc.argv[0], bc.argv[1:]...)
-				cmd.Dir = ws
-				if out, err := cmd.Output(); err != nil || len(out) == 0 {
-					b.Fatalf("%v: %v (%q)", bc.argv, err, out)
-				}
-			}
-		})
+	type variant struct {
+		name  string
+		argv  []string
+		times []time.Duration
 	}
+	vs := []*variant{
+		{name: "grep", argv: []string{"grep", "-rn", "CommandToolBase", "."}},
+		{name: "hello", argv: []string{hello}},
+		{name: "version", argv: []string{bin, "version"}},
+		{name: "call-off", argv: []string{bin, "call", "--workspace", ws, "--confine", "off", "grep_text", args}},
+		{name: "call", argv: []string{bin, "call", "--workspace", ws, "grep_text", args}},
+	}
+	if before := os.Getenv("TOOLGEN_BENCH_BEFORE"); before != "" {
+		vs = append(vs, &variant{name: "before", argv: []string{before, "call", "--workspace", ws, "grep_text", args}})
+	}
+	for b.Loop() {
+		for _, v := range vs {
+			cmd := exec.Command(v.argv[0], v.argv[1:]...)
+			cmd.Dir = ws
+			start := time.Now()
+			out, err := cmd.Output()
+			v.times = append(v.times, time.Since(start))
+			if err != nil || len(out) == 0 {
+				b.Fatalf("%v: %v (%q)", v.argv, err, out)
+			}
+		}
+	}
+	med := map[string]time.Duration{}
+	for _, v := range vs {
+		med[v.name] = median(v.times)
+		b.ReportMetric(float64(med[v.name].Microseconds()), v.name+"-µs")
+	}
+	grep := float64(med["grep"])
+	b.ReportMetric(float64(med["call"])/grep, "call/grep")
+	b.ReportMetric(float64(med["call-off"])/grep, "call-off/grep")
+	b.ReportMetric(float64(med["hello"]+med["grep"])/grep, "floor/grep")
+}
+
+func median(ts []time.Duration) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
