@@ -39,6 +39,9 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// WorkspaceExec says what keeps the call from running code from the
+	// workspace; "" when nothing confines the call.
+	WorkspaceExec string
 	// Env is the exact environment the command would get; nil when rejected.
 	Env []string
 	// Exec is the execute set: the only files the command and everything it
@@ -82,6 +85,9 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Env = ka.ChildEnv(r.Argv)
 	}
 	r.Confinement, r.Exec = confinement(ka, path)
+	if r.Exec != nil {
+		r.WorkspaceExec = kernel.WorkspaceExecControl()
+	}
 	return r
 }
 
@@ -183,6 +189,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.WorkspaceExec != "" {
+		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
 	if r.Exec != nil {
 		b.WriteString("execute:\n")
 		for _, e := range r.Exec {

@@ -54,12 +54,16 @@
 // program table declares (ExecSet): no shell, no interpreter, no other
 // program, whatever the command tries (find -exec, env, xargs, git's
 // fsmonitor or aliases, setarch). A script therefore cannot run confined;
-// Run refuses it with the reason (exit 126). See package sandbox for the
-// exact read set and what Landlock leaves open.
+// Run refuses it with the reason (exit 126). Where a mount namespace can be
+// made (root), the workspace is also mounted noexec for confined commands,
+// so none of its files can be mapped as code either: no library, plugin or
+// ELF file shipped in the workspace loads (WorkspaceExecControl). See
+// package sandbox for the exact read set and what Landlock leaves open.
 //
 // There is no second program start: each distinct policy (workspace,
 // access, readable paths, execute set, process cap) gets a spawner, a
-// goroutine locked for good to an OS thread of its own that applied
+// goroutine locked for good to an OS thread of its own that made its own
+// mount namespace (sandbox.NoExecWorkspace, where it can), then applied
 // no_new_privs and the Landlock ruleset to itself once (Landlock restricts
 // one thread, without TSYNC). Commands under that policy are forked from
 // that thread and inherit its restriction; the agent's other threads are

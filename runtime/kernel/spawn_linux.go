@@ -100,6 +100,13 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 	if s.cg != nil && !joined {
 		err = s.cg.join()
 	}
+	if err == nil && d.Apply {
+		// Before Landlock, which forbids mounting. Where the system does
+		// not allow it (not root), Landlock's execute set still keeps
+		// the workspace's files from being executed, though not from
+		// being loaded as libraries: see WorkspaceExecControl.
+		_ = sandbox.NoExecWorkspace(p.Workspace)
+	}
 	if err == nil {
 		err = sandbox.RestrictThread(p, d)
 	}
@@ -501,6 +508,18 @@ func descendantControl(state int32) string {
 // DescendantControl describes how this process keeps a call's descendants
 // from outliving it (a PID namespace per call where the system allows it).
 func DescendantControl() string { return descendantControl(nsState.Load()) }
+
+// WorkspaceExecControl describes what keeps a confined call from running
+// code from the workspace: its files are never in the execute set, and
+// where the system allows a mount namespace (root), the workspace is also
+// mounted noexec for the call, so that no file of it can be mapped as code
+// either (a library or plugin a granted program is told to load).
+func WorkspaceExecControl() string {
+	if ok, why := sandbox.NoExecAvailable(); !ok {
+		return "not in the execute set; a library in it can still be loaded by a program told to (" + why + ")"
+	}
+	return "mounted noexec for the command: nothing in it can be executed or loaded as code"
+}
 
 // ProcessLimitEnforcement describes what enforces WithProcessLimit here: a
 // pids cgroup per spawner thread (as root, where the cgroup v1 pids

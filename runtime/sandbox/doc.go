@@ -136,9 +136,13 @@
 //     directories are unreadable for that reason, but the workspace is
 //     readable: a granted program that executes its arguments (find -exec,
 //     xargs) could run an ELF file shipped in the repository as
-//     "ld.so ./payload". The deny list and ExecTool's flag table keep such
-//     programs and flags from the model; kernel's TestLoaderRunsWorkspaceELF
-//     pins this limit.
+//     "ld.so ./payload", and a program told to load a library or plugin
+//     (LD_PRELOAD, dlopen, an engine) maps it the same way. NoExecWorkspace
+//     closes this for the workspace where a mount namespace can be made
+//     (root): mounted noexec, none of its files can be mapped as code.
+//     Elsewhere the deny list and ExecTool's flag table keep such programs
+//     and flags from the model; kernel's TestLoaderWorkspaceELF and
+//     TestWorkspaceLibraryNotLoaded pin both cases.
 //   - Resources: CPU, memory, disk space, process count. Package kernel
 //     caps CPU, memory and processes; nothing bounds what a writing command
 //     may store in the workspace.

@@ -1,0 +1,81 @@
+//go:build linux
+
+package kernel
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// sharedLibrary returns a real shared library of this system, or skips.
+func sharedLibrary(t *testing.T) string {
+	t.Helper()
+	for _, pattern := range []string{"/lib/*/libm.so.6", "/usr/lib/*/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6"} {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return m[0]
+		}
+	}
+	t.Skip("no libm.so.6 to copy into the workspace")
+	return ""
+}
+
+// TestWorkspaceLibraryNotLoaded is the attack Landlock alone lets through:
+// a granted program told to load a library (here through LD_PRELOAD, the
+// dynamic loader's own way; openssl engines, linker plugins and dlopen map
+// a file the same way) runs code from a file of the workspace, as Landlock
+// checks execve but not mmap. Confined, the workspace is mounted noexec for
+// the command, so the loader cannot map it; unconfined the same call loads
+// it, which shows the attack is real.
+func TestWorkspaceLibraryNotLoaded(t *testing.T) {
+	if ok, why := sandbox.NoExecAvailable(); !ok {
+		t.Skip(why)
+	}
+	lib := sharedLibrary(t)
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	data, err := os.ReadFile(lib)
+	require.NoError(t, err)
+	evil := filepath.Join(ws, "evil.so")
+	require.NoError(t, os.WriteFile(evil, data, 0o755))
+
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		k := modeKernel(t, ws, mode, WithEnv("LD_PRELOAD="+evil))
+		res := mustRun(t, k, "echo", "ran")
+		assert.Equal(t, 0, res.ExitCode, res.Output)
+		assert.Contains(t, res.Output, "ran")
+		refused := strings.Contains(res.Output, "cannot be preloaded")
+		if mode == sandbox.Off {
+			assert.False(t, refused, "unconfined, the library loads (the attack works): %s", res.Output)
+			return
+		}
+		assert.True(t, refused, "confined, the library must not be mapped: %s", res.Output)
+		assert.Contains(t, res.Output, "failed to map segment")
+	})
+}
+
+// TestNoExecStaysInside: the noexec mount of a confined call is made in a
+// mount namespace of the spawner's own; the host's mount table is unchanged
+// (TestWorkspaceLibraryNotLoaded shows the mount is there for the command).
+func TestNoExecStaysInside(t *testing.T) {
+	if ok, why := sandbox.NoExecAvailable(); !ok {
+		t.Skip(why)
+	}
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	k := modeKernel(t, ws, sandbox.BestEffort)
+	before, err := os.ReadFile("/proc/self/mountinfo")
+	require.NoError(t, err)
+	res := mustRun(t, k, "echo", "ran")
+	require.Equal(t, 0, res.ExitCode, res.Output)
+	after, err := os.ReadFile("/proc/self/mountinfo")
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "the host's mount table changed")
+	assert.NotContains(t, string(after), " "+ws+" ")
+}

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"runtime"
+)
+
+// NoExecWorkspace needs Linux mount namespaces; here it fails.
+func NoExecWorkspace(dir string) error {
+	return errors.New("sandbox: noexec workspace: Linux-only, this is " + runtime.GOOS)
+}
+
+// NoExecAvailable reports false: see NoExecWorkspace.
+func NoExecAvailable() (bool, string) { return false, "mount namespaces are Linux-only" }
