@@ -30,10 +30,12 @@ type callTarget struct {
 
 // resolveCall parses the flags and NAME 'JSON_ARGS' shared by call and
 // explain (JSON_ARGS defaults to {}), assembles the preset and finds the tool.
+// With prepare (call, which will run the tool), it first starts what the
+// first spawn would otherwise wait for (kernel.Prepare).
 // done=true means the command should return code at once. JSON_ARGS is the
 // model's, so it is not checked here: the tool rejects bad JSON with a 614
 // the model can act on (exit 4), as it does over MCP.
-func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, code int, done bool) {
+func resolveCall(c *command, env *cmdEnv, args []string, prepare bool) (target callTarget, code int, done bool) {
 	var f toolFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
@@ -43,6 +45,13 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 	}
 	if err := f.checkRunFlags(); err != nil {
 		return target, c.usageErr(env, "%v", err), true
+	}
+	if prepare { // the spawner's thread joins its pids cgroup while the preset is assembled
+		var opts []kernel.Option
+		if f.processLimit.set {
+			opts = append(opts, kernel.WithProcessLimit(f.processLimit.n))
+		}
+		kernel.Prepare(opts...)
 	}
 	if len(pos) < 1 || len(pos) > 2 {
 		return target, c.usageErr(env, "want a tool name and one JSON argument object"), true
@@ -63,10 +72,7 @@ func resolveCall(c *command, env *cmdEnv, args []string) (target callTarget, cod
 }
 
 func runCall(c *command, env *cmdEnv, args []string) int {
-	// The spawner's thread joins its pids cgroup (milliseconds on cgroup
-	// v1) while the preset is assembled.
-	kernel.Prepare()
-	target, code, done := resolveCall(c, env, args)
+	target, code, done := resolveCall(c, env, args, true)
 	if done {
 		return code
 	}

@@ -14,7 +14,7 @@ var explainCmd = &command{
 // runExplain prints the dry-run report; exit 0 when the call would run, 4
 // when it would be rejected (614).
 func runExplain(c *command, env *cmdEnv, args []string) int {
-	target, code, done := resolveCall(c, env, args)
+	target, code, done := resolveCall(c, env, args, false)
 	if done {
 		return code
 	}

@@ -60,22 +60,28 @@ func TestPreparedSpawner(t *testing.T) {
 	assert.True(t, found, "no spawner has the spare's cgroup")
 }
 
-// TestPrepareUnused: a spare no spawner can use (no process limit) is let
-// go: its thread ends and its cgroup is removed.
+// TestPrepareUnused: Prepare makes no spare thread when no cgroup will be
+// needed (WithProcessLimit(0)); and a spawner that needs none neither takes
+// nor waits for a spare another Prepare made (its cgroup move may take an
+// RCU grace period). A spare let go ends its thread and removes its cgroup.
 func TestPrepareUnused(t *testing.T) {
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
 		t.Skip(e)
 	}
-	Prepare()
+	Prepare(WithProcessLimit(0))
 	spare.Lock()
 	c := spare.c
 	spare.Unlock()
-	require.NotNil(t, c)
-	st := <-c
-	c <- st
+	require.Nil(t, c, "Prepare made a spare thread though no cgroup is needed")
+
+	Prepare()
 	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(0))
 	res := mustRun(t, k, "true")
 	assert.Equal(t, 0, res.ExitCode, res.Text())
+	st := takeSpare()
+	require.NotNil(t, st, "a spawner without a process limit took the spare")
+	require.NoError(t, st.err)
+	close(st.work)
 	assert.Eventually(t, func() bool {
 		_, err := os.Stat(st.cg.dir)
 		return os.IsNotExist(err)

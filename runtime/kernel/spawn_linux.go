@@ -54,6 +54,13 @@ type startReq struct {
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := &spawner{reqs: make(chan *startReq)}
 	ready := make(chan error)
+	if maxProcs == 0 {
+		// No cgroup needed: neither wait for the spare (its cgroup move
+		// may take an RCU grace period) nor take it.
+		go s.loop(p, d, false, ready)
+		s.err = <-ready
+		return s
+	}
 	if t := takeSpare(); t != nil {
 		if maxProcs > 0 && t.err == nil {
 			if t.cg != nil {
@@ -136,32 +143,40 @@ var spare struct {
 	c chan *spareThread
 }
 
-// Prepare starts making, in the background, the thread of the first
-// spawner: moving a thread into a cgroup costs milliseconds on cgroup v1,
-// which a command-line call can spend while it assembles its preset instead
-// of after. It changes nothing of what the spawner enforces (the process
-// limit is set, and the policy applied, when the spawner is made, before
-// its first fork). It does nothing when a spare is already there or no
-// pids cgroup would be used (not root). Calling it is optional.
-func Prepare() {
-	if nsState.Load() == nsUserPID {
-		return // RLIMIT_NPROC, not a cgroup, caps the processes
+// Prepare does ahead of need, in the background, what the first command
+// of a process would otherwise wait for, so that a command-line call can
+// spend that time assembling its preset: the os package's one-time check
+// that pidfds work (it starts a child of its own), and the thread of the
+// first spawner, moved into a pids cgroup of its own (as root; the move
+// costs an RCU grace period, milliseconds, on cgroup v1). opts are the
+// options the kernel will be made with: under WithProcessLimit(0) no
+// cgroup is needed and no thread is made. Prepare changes nothing of what
+// the spawner enforces (the process limit is set, and the policy applied,
+// when the spawner is made, before its first fork). Calling it is optional.
+func Prepare(opts ...Option) {
+	pidfdProbe.Do(func() {
+		go func() {
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Release()
+			}
+		}()
+	})
+	c := config{limits: Limits{Processes: DefaultProcessLimit}}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if nsState.Load() == nsUserPID || c.limits.Processes == 0 {
+		return // RLIMIT_NPROC, or nothing, caps the processes: no cgroup
 	}
 	spare.Lock()
 	defer spare.Unlock()
 	if spare.c != nil {
 		return
 	}
-	c := make(chan *spareThread, 1)
-	spare.c = c
-	// The os package checks once, before its first start of a process,
-	// that pidfds work, by starting a child of its own; FindProcess runs
-	// that check here, off the call's path.
-	go func() {
-		if p, err := os.FindProcess(os.Getpid()); err == nil {
-			p.Release()
-		}
-	}()
+	c2 := make(chan *spareThread, 1)
+	spare.c = c2
 	go func() {
 		runtime.LockOSThread() // never unlocked: see spawner.loop
 		t := &spareThread{work: make(chan func())}
@@ -169,7 +184,7 @@ func Prepare() {
 		if t.cg != nil && t.err == nil {
 			t.err = t.cg.join()
 		}
-		c <- t
+		c2 <- t
 		if f, ok := <-t.work; ok {
 			f() // the spawner's loop, which owns t.cg from now on
 			return
@@ -179,6 +194,9 @@ func Prepare() {
 		}
 	}()
 }
+
+// pidfdProbe runs the os package's pidfd check once, in the background.
+var pidfdProbe sync.Once
 
 // takeSpare returns the spare thread, waiting for it while it is being
 // made, or nil when Prepare was not called (or the spare was taken).

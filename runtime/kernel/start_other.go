@@ -82,7 +82,7 @@ func ProcessLimitEnforcement() string { return "not enforced outside Linux" }
 
 // Prepare does nothing outside Linux: there is no spawner thread to make
 // ahead of need.
-func Prepare() {}
+func Prepare(...Option) {}
 
 // WorkspaceExecControl describes what keeps a confined call from running
 // code from the workspace: nothing outside Linux, where nothing confines.
