@@ -86,7 +86,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	}
 	r.Confinement, r.Exec = confinement(ka, path)
 	if r.Exec != nil {
-		r.WorkspaceExec = kernel.WorkspaceExecControl()
+		r.WorkspaceExec = k.WorkspaceExecControl()
 	}
 	return r
 }

@@ -203,7 +203,7 @@ func TestLoaderWorkspaceELF(t *testing.T) {
 	res := mustRun(t, modeKernel(t, ws, sandbox.Off), argv...)
 	require.Contains(t, res.Output, "ran-from-the-workspace", "the attack does not work unconfined: fix the test")
 	res = mustRun(t, k, argv...)
-	if ok, _ := sandbox.NoExecAvailable(); ok {
+	if ok, _ := sandbox.NoExecAvailable(k.Workspace()); ok {
 		assert.NotContains(t, res.Output, "ran-from-the-workspace")
 		assert.Contains(t, res.Output, "failed to map segment")
 		return

@@ -34,12 +34,12 @@ func sharedLibrary(t *testing.T) string {
 // the command, so the loader cannot map it; unconfined the same call loads
 // it, which shows the attack is real.
 func TestWorkspaceLibraryNotLoaded(t *testing.T) {
-	if ok, why := sandbox.NoExecAvailable(); !ok {
-		t.Skip(why)
-	}
 	lib := sharedLibrary(t)
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
+	if ok, why := sandbox.NoExecAvailable(ws); !ok {
+		t.Skip(why)
+	}
 	data, err := os.ReadFile(lib)
 	require.NoError(t, err)
 	evil := filepath.Join(ws, "evil.so")
@@ -64,11 +64,11 @@ func TestWorkspaceLibraryNotLoaded(t *testing.T) {
 // mount namespace of the spawner's own; the host's mount table is unchanged
 // (TestWorkspaceLibraryNotLoaded shows the mount is there for the command).
 func TestNoExecStaysInside(t *testing.T) {
-	if ok, why := sandbox.NoExecAvailable(); !ok {
-		t.Skip(why)
-	}
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
+	if ok, why := sandbox.NoExecAvailable(ws); !ok {
+		t.Skip(why)
+	}
 	k := modeKernel(t, ws, sandbox.BestEffort)
 	before, err := os.ReadFile("/proc/self/mountinfo")
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +56,7 @@ func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	if maxProcs == 0 {
 		// No cgroup needed: neither wait for the spare (its cgroup move
 		// may take an RCU grace period) nor take it.
-		go s.loop(p, d, false, ready)
+		sandbox.GoThread(func() { s.loop(p, d, false, ready) })
 		s.err = <-ready
 		return s
 	}
@@ -85,7 +84,7 @@ func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 		return s
 	}
 	s.cg = cg
-	go s.loop(p, d, false, ready)
+	sandbox.GoThread(func() { s.loop(p, d, false, ready) })
 	s.err = <-ready
 	return s
 }
@@ -94,12 +93,12 @@ func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 // the thread already has, then applies the policy), reports how that went
 // on ready and serves start requests until s.reqs is closed.
 func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready chan<- error) {
-	// Never unlocked: when this goroutine returns, the runtime destroys the
-	// thread, restricted as it is, instead of reusing it. (The runtime never
-	// clones a locked thread to make another one: it asks its template
-	// thread instead, so no other thread inherits this one's Landlock domain
-	// or cgroup.)
-	runtime.LockOSThread()
+	// It runs on a thread sandbox.GoThread locked for good (never the main
+	// thread): when this goroutine returns, the runtime destroys the thread,
+	// restricted as it is, instead of reusing it. (The runtime never clones
+	// a locked thread to make another one: it asks its template thread
+	// instead, so no other thread inherits this one's Landlock domain, mount
+	// namespace or cgroup.)
 	if s.cg != nil {
 		defer func() { go s.cg.remove() }()
 	}
@@ -177,8 +176,7 @@ func Prepare(opts ...Option) {
 	}
 	c2 := make(chan *spareThread, 1)
 	spare.c = c2
-	go func() {
-		runtime.LockOSThread() // never unlocked: see spawner.loop
+	sandbox.GoThread(func() { // never unlocked: see spawner.loop
 		t := &spareThread{work: make(chan func())}
 		t.cg, t.err = makeThreadCgroup()
 		if t.cg != nil && t.err == nil {
@@ -192,7 +190,7 @@ func Prepare(opts ...Option) {
 		if t.cg != nil {
 			go t.cg.remove()
 		}
-	}()
+	})
 }
 
 // pidfdProbe runs the os package's pidfd check once, in the background.
@@ -528,12 +526,13 @@ func descendantControl(state int32) string {
 func DescendantControl() string { return descendantControl(nsState.Load()) }
 
 // WorkspaceExecControl describes what keeps a confined call from running
-// code from the workspace: its files are never in the execute set, and
+// code from k's workspace: its files are never in the execute set, and
 // where the system allows a mount namespace (root), the workspace is also
 // mounted noexec for the call, so that no file of it can be mapped as code
-// either (a library or plugin a granted program is told to load).
-func WorkspaceExecControl() string {
-	if ok, why := sandbox.NoExecAvailable(); !ok {
+// either (a library or plugin a granted program is told to load). It tries
+// the mount once, on a thread that then dies.
+func (k *Kernel) WorkspaceExecControl() string {
+	if ok, why := sandbox.NoExecAvailable(k.workspace); !ok {
 		return "not in the execute set; a library in it can still be loaded by a program told to (" + why + ")"
 	}
 	return "mounted noexec for the command: nothing in it can be executed or loaded as code"

@@ -86,4 +86,4 @@ func Prepare(...Option) {}
 
 // WorkspaceExecControl describes what keeps a confined call from running
 // code from the workspace: nothing outside Linux, where nothing confines.
-func WorkspaceExecControl() string { return "nothing outside Linux" }
+func (k *Kernel) WorkspaceExecControl() string { return "nothing outside Linux" }

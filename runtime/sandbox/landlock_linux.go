@@ -68,7 +68,8 @@ func probe() abiInfo {
 // no_new_privs first. Landlock restricts one thread at a time (no TSYNC
 // here): the caller must have locked its goroutine to the thread with
 // runtime.LockOSThread and must never unlock it, so that the restricted
-// thread runs nothing else and dies with its goroutine. Every process
+// thread runs nothing else and dies with its goroutine (GoThread does this,
+// avoiding the main thread, which the runtime never ends). Every process
 // started from that thread afterwards inherits the restriction, which its
 // programs cannot lift.
 func RestrictThread(p Policy, d Decision) error {

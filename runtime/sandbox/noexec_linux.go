@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -23,8 +22,9 @@ import (
 // Host mounts made later still appear in the namespace (it is a slave of
 // the host's); nothing done in it reaches the host. It needs CAP_SYS_ADMIN
 // (root): elsewhere it fails with EPERM and changes nothing. Like
-// RestrictThread it is for a thread locked to its goroutine for good, and
-// must come first: a Landlock-restricted thread may not mount.
+// RestrictThread it is for a thread locked to its goroutine for good, never
+// the main thread (GoThread), and must come first: a Landlock-restricted
+// thread may not mount.
 func NoExecWorkspace(dir string) error {
 	// CLONE_NEWNS implies CLONE_FS: the thread also stops sharing its
 	// working directory and root with the other threads, which a locked
@@ -50,7 +50,10 @@ func NoExecWorkspace(dir string) error {
 }
 
 // keptFlags are the mount flags of a statfs f_flags that a bind remount
-// must repeat so as not to clear them: read-only and the atime policy.
+// must repeat so as not to clear them (or, where a container runtime locked
+// them, so as not to be refused): read-only and the atime policy, strict
+// when neither noatime nor relatime is set (a remount would otherwise make
+// it relatime).
 func keptFlags(f int64) uintptr {
 	var out uintptr
 	for _, m := range []struct {
@@ -66,28 +69,37 @@ func keptFlags(f int64) uintptr {
 			out |= m.ms
 		}
 	}
+	if f&(unix.ST_NOATIME|unix.ST_RELATIME) == 0 {
+		out |= unix.MS_STRICTATIME
+	}
 	return out
 }
 
-// NoExecAvailable reports whether NoExecWorkspace can work in this process
-// (it may make a mount namespace), and if not, why. It asks once, on a
-// thread of its own that then dies.
-func NoExecAvailable() (bool, string) { v := noExecProbe(); return v.ok, v.why }
+// NoExecAvailable reports whether NoExecWorkspace works for dir in this
+// process, and if not, why: it tries, on a thread of its own that then dies
+// with the mount namespace it made, once per dir.
+func NoExecAvailable(dir string) (bool, string) {
+	if v, ok := noExecTried.Load(dir); ok {
+		r := v.(noExecResult)
+		return r.ok, r.why
+	}
+	done := make(chan noExecResult)
+	GoThread(func() { // the thread dies with the goroutine, and its namespace with it
+		if err := NoExecWorkspace(dir); err != nil {
+			done <- noExecResult{why: err.Error()}
+			return
+		}
+		done <- noExecResult{ok: true}
+	})
+	r := <-done
+	noExecTried.Store(dir, r)
+	return r.ok, r.why
+}
 
 type noExecResult struct {
 	ok  bool
 	why string
 }
 
-var noExecProbe = sync.OnceValue(func() noExecResult {
-	done := make(chan noExecResult)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			done <- noExecResult{why: "no mount namespace here (" + err.Error() + "; it needs CAP_SYS_ADMIN)"}
-			return
-		}
-		done <- noExecResult{ok: true}
-	}()
-	return <-done
-})
+// noExecTried caches NoExecAvailable's answer per directory.
+var noExecTried sync.Map // string -> noExecResult

@@ -13,4 +13,4 @@ func NoExecWorkspace(dir string) error {
 }
 
 // NoExecAvailable reports false: see NoExecWorkspace.
-func NoExecAvailable() (bool, string) { return false, "mount namespaces are Linux-only" }
+func NoExecAvailable(dir string) (bool, string) { return false, "mount namespaces are Linux-only" }
