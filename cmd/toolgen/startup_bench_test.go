@@ -54,9 +54,9 @@ var helloBinary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// BenchmarkStartup runs whole processes, each variant once per round, b.N
-// rounds, and reports each variant's median (interleaving keeps a shared
-// machine's drift out of the ratios): a bare grep (the baseline), a
+// BenchmarkStartup runs whole processes, each variant once per round in a
+// rotating order, b.N rounds, and reports each variant's median
+// (interleaving keeps a shared machine's drift out of the ratios): a bare grep (the baseline), a
 // minimal Go program (the start of any Go binary), toolgen version
 // (toolgen's start-up alone), and toolgen call of grep_text doing the same
 // search, unconfined and with the default confinement. It reports
@@ -96,8 +96,15 @@ func BenchmarkStartup(b *testing.B) {
 	if before := os.Getenv("TOOLGEN_BENCH_BEFORE"); before != "" {
 		vs = append(vs, &variant{name: "before", argv: []string{before, "call", "--workspace", ws, "grep_text", args}})
 	}
+	round := 0
 	for b.Loop() {
-		for _, v := range vs {
+		// Each round starts at another variant: a call that follows
+		// processes that moved no thread between cgroups pays the RCU
+		// grace period of its own move (see README's Performance), so a
+		// fixed order would charge it to the same variant every time.
+		round++
+		for i := range vs {
+			v := vs[(i+round)%len(vs)]
 			cmd := exec.Command(v.argv[0], v.argv[1:]...)
 			cmd.Dir = ws
 			start := time.Now()
