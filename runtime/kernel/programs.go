@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,10 +243,17 @@ func gitRepoEnv(path, dir string, args []string) []string {
 	cmd := exec.CommandContext(ctx, path, cmdArgs...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...)
-	out, err := cmd.Output()
+	out := &lookOutput{limit: maxLookOutput, full: cancel}
+	cmd.Stdout = out
+	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
-	case err == nil && len(out) > 0:
+	case out.over:
+		// A repository naming this many settings is not one to run git
+		// in: forcing each off would make an environment the kernel
+		// refuses (E2BIG), after a merge that took minutes.
+		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames), "refused")
+	case err == nil && len(out.b) > 0:
 	case err == nil || errors.As(err, &exit) && exit.Exited():
 		// Exit 1: nothing set. Another exit (a configuration git cannot
 		// parse): the run reads the same configuration and fails alike.
@@ -254,21 +262,63 @@ func gitRepoEnv(path, dir string, args []string) []string {
 		// Killed (a FIFO named by include.path, the timeout) or not
 		// started: fail closed. An invalid key makes every git that reads
 		// configuration stop with "invalid key: …", naming the reason.
-		return []string{
-			"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
-			"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: the repository configuration could not be checked",
-			"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=" + err.Error(),
-		}
+		return gitRefusedEnv("the repository configuration could not be checked", err.Error())
 	}
-	names := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	names := strings.Split(strings.TrimSuffix(string(out.b), "\x00"), "\x00")
 	slices.Sort(names)
 	names = slices.Compact(names)
+	if len(names) > maxLookNames {
+		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames), "refused")
+	}
 	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
 	for i, name := range names {
 		n := strconv.Itoa(len(gitForced) + i)
 		env = append(env, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
 	}
 	return env
+}
+
+// maxLookNames bounds the settings gitRepoEnv forces off, and
+// maxLookOutput the look's output (names of up to ~60 bytes each, with
+// the duplicates that repeated includes print): past either, the look
+// fails closed.
+const (
+	maxLookNames  = 1000
+	maxLookOutput = 64 << 10
+)
+
+// gitRefusedEnv returns the entries that make every git that reads
+// configuration refuse to run, naming why: gitForced and one invalid key,
+// whose text is the reason ("invalid key: toolgen.refused: …"), with
+// value.
+func gitRefusedEnv(why, value string) []string {
+	return []string{
+		"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
+		"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: " + why,
+		"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=" + value,
+	}
+}
+
+// lookOutput keeps up to limit bytes of the look's output; past that it
+// records that the output was over and calls full (which kills the look).
+type lookOutput struct {
+	b     []byte
+	limit int
+	over  bool
+	full  func()
+}
+
+func (o *lookOutput) Write(p []byte) (int, error) {
+	if o.over {
+		return len(p), nil
+	}
+	if len(o.b)+len(p) > o.limit {
+		o.over = true
+		o.full()
+		return len(p), nil
+	}
+	o.b = append(o.b, p...)
+	return len(p), nil
 }
 
 // namedOff is the value that turns the named setting off.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -71,9 +72,29 @@ func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
 // the repository it will use names itself) and replace an Env entry with
 // the same key.
 func (k *Kernel) ChildEnv(argv []string) []string {
-	env := slices.Clone(k.env)
-	for _, kv := range programEnvIn(argv[0], k.workspace, argv[1:]) {
-		env = setEnv(env, kv)
+	return mergeEnv(slices.Clone(k.env), programEnvIn(argv[0], k.workspace, argv[1:]))
+}
+
+// mergeEnv sets each entry of extra in env (which it may change), in
+// order, replacing an entry with the same key in place, in time linear in
+// the entries (one setEnv per entry is quadratic, and a repository chooses
+// how many entries the git look adds).
+func mergeEnv(env, extra []string) []string {
+	at := make(map[string]int, len(env)+len(extra))
+	for i, kv := range env {
+		key, _, _ := strings.Cut(kv, "=")
+		if _, dup := at[key]; !dup {
+			at[key] = i
+		}
+	}
+	for _, kv := range extra {
+		key, _, _ := strings.Cut(kv, "=")
+		if i, ok := at[key]; ok {
+			env[i] = kv
+			continue
+		}
+		at[key] = len(env)
+		env = append(env, kv)
 	}
 	return env
 }
