@@ -70,3 +70,38 @@ func TestMergeEnv(t *testing.T) {
 	assert.Equal(t, want, mergeEnv(append([]string(nil), base...), extra))
 	assert.Equal(t, []string{"PATH=/bin", "HOME=/x", "A=3", "B=2", "C="}, want)
 }
+
+// TestGitLookSameEnvironment: the look at the configuration runs with the
+// run's environment, and a look that fails makes git refuse to run. A
+// repository's include.path = ~/x made the look (which had no HOME) fail
+// with "could not expand include path" while the run (HOME is the private
+// directory, where ~/x does not exist) read the configuration fine: none of
+// the repository's named settings was forced off, and with --confine off
+// git diff ran the repository's textconv script.
+func TestGitLookSameEnvironment(t *testing.T) {
+	for _, include := range []string{"~/nonexistent", "~/.config/x"} {
+		r := newProgRepo(t)
+		r.appendFile(t, ".gitattributes", "* diff=evil\n")
+		r.appendFile(t, ".git/config", "[include]\n\tpath = "+include+"\n[diff \"evil\"]\n\ttextconv = "+r.cat+"\n")
+		r.appendFile(t, "f.txt", "two\n")
+		forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+			k := modeKernel(t, r.ws, mode)
+			res, err := k.Run(context.Background(), []string{"git", "diff"})
+			require.NoError(t, err)
+			assert.False(t, r.ran(), "the repository's textconv ran: %s", res.Text())
+		})
+	}
+}
+
+// TestGitLookFailsClosed: a configuration the look cannot read makes git
+// refuse to run, naming why, whatever the run would make of it.
+func TestGitLookFailsClosed(t *testing.T) {
+	r := newProgRepo(t)
+	r.appendFile(t, ".git/config", "[bad\n")
+	k := modeKernel(t, r.ws, sandbox.Off)
+	res, err := k.Run(context.Background(), []string{"git", "log", "-1"})
+	require.NoError(t, err)
+	assert.NotEqual(t, 0, res.ExitCode, res.Output)
+	env := gitRepoEnv(filepath.Join("/usr/bin", "git"), r.ws, []string{"log"}, k.Env())
+	assert.Contains(t, strings.Join(env, "\n"), "could not be checked: fatal: bad config line")
+}

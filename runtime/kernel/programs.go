@@ -197,13 +197,15 @@ func programEnv(path string) []string {
 }
 
 // programEnvIn is programEnv for the program at path run with dir as its
-// working directory and args (argv[1:]) as its arguments. For git it also
-// forces the settings whose names the repository chooses (gitRepoEnv), as
-// read from the repository that git will use.
-func programEnvIn(path, dir string, args []string) []string {
+// working directory, args (argv[1:]) as its arguments and base (the
+// kernel's environment: HOME, XDG_*, WithEnv's entries) as the start of its
+// environment. For git it also forces the settings whose names the
+// repository chooses (gitRepoEnv), as read from the repository that git
+// will use.
+func programEnvIn(path, dir string, args, base []string) []string {
 	env := programEnv(path)
 	if slices.Contains(programNames(path), "git") {
-		env = append(env, gitRepoEnv(path, dir, args)...)
+		env = append(env, gitRepoEnv(path, dir, args, base)...)
 	}
 	return env
 }
@@ -228,23 +230,28 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // forced off: a filter emptied (git then applies none), a command given
 // noProgram (git fails to run it and says so), an alias emptied (git
 // refuses an empty alias), a submodule update "none" and ignore "dirty".
-// nil when none is set or when git cannot parse the configuration (the run
-// then fails alike); when the look does not finish (a FIFO named by
-// include.path, the timeout), an invalid key that makes git refuse to run.
+// nil when none is set; when the look fails (a configuration git cannot
+// read or parse, a FIFO named by include.path, the timeout, more than
+// maxLookNames names), an invalid key that makes git refuse to run.
 //
 // What it cannot see is left to the Confiner's execute set: a repository
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
-func gitRepoEnv(path, dir string, args []string) []string {
+func gitRepoEnv(path, dir string, args, base []string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), gitLookTimeout)
 	defer cancel()
 	cmdArgs := append(gitLocation(args), "config", "--null", "--name-only", "--get-regexp", gitNamedPattern)
 	cmd := exec.CommandContext(ctx, path, cmdArgs...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...)
+	// The run's environment, so that what git reads depends on nothing
+	// that differs between the look and the run (include.path = ~/x fails
+	// without HOME, and a look that fails must not let the run go
+	// unforced).
+	cmd.Env = mergeEnv(slices.Clone(base), append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...))
 	out := &lookOutput{limit: maxLookOutput, full: cancel}
-	cmd.Stdout = out
+	stderr := &lookOutput{limit: 4 << 10, full: func() {}}
+	cmd.Stdout, cmd.Stderr = out, stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
@@ -252,23 +259,27 @@ func gitRepoEnv(path, dir string, args []string) []string {
 		// A repository naming this many settings is not one to run git
 		// in: forcing each off would make an environment the kernel
 		// refuses (E2BIG), after a merge that took minutes.
-		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames), "refused")
+		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames))
 	case err == nil && len(out.b) > 0:
-	case err == nil || errors.As(err, &exit) && exit.Exited():
-		// Exit 1: nothing set. Another exit (a configuration git cannot
-		// parse): the run reads the same configuration and fails alike.
-		return nil
+	case err == nil || errors.As(err, &exit) && exit.ExitCode() == 1:
+		return nil // exit 1: nothing set
+	case exit != nil && exit.Exited():
+		// A configuration git cannot read or parse here. The run may read
+		// it differently (the look and the run differ in confinement, and
+		// a file can change between them): fail closed, saying why.
+		why, _, _ := strings.Cut(strings.TrimSpace(string(stderr.b)), "\n")
+		return gitRefusedEnv("the repository configuration could not be checked: " + why)
 	default:
 		// Killed (a FIFO named by include.path, the timeout) or not
 		// started: fail closed. An invalid key makes every git that reads
 		// configuration stop with "invalid key: …", naming the reason.
-		return gitRefusedEnv("the repository configuration could not be checked", err.Error())
+		return gitRefusedEnv("the repository configuration could not be checked: " + err.Error())
 	}
 	names := strings.Split(strings.TrimSuffix(string(out.b), "\x00"), "\x00")
 	slices.Sort(names)
 	names = slices.Compact(names)
 	if len(names) > maxLookNames {
-		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames), "refused")
+		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames))
 	}
 	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
 	for i, name := range names {
@@ -289,13 +300,12 @@ const (
 
 // gitRefusedEnv returns the entries that make every git that reads
 // configuration refuse to run, naming why: gitForced and one invalid key,
-// whose text is the reason ("invalid key: toolgen.refused: …"), with
-// value.
-func gitRefusedEnv(why, value string) []string {
+// whose text is the reason ("invalid key: toolgen.refused: …").
+func gitRefusedEnv(why string) []string {
 	return []string{
 		"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
 		"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: " + why,
-		"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=" + value,
+		"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=refused",
 	}
 }
 
