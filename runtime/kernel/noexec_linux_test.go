@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -78,4 +79,36 @@ func TestNoExecStaysInside(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after), "the host's mount table changed")
 	assert.NotContains(t, string(after), " "+ws+" ")
+}
+
+// TestWorkspaceSubmountLibraryNotLoaded: a file system mounted below the
+// workspace (a volume, a tmpfs for build output) is part of it for
+// Landlock, so it must be noexec for the command too. The bind mount of the
+// workspace carries its submounts with their own flags, and only the top
+// was remounted noexec: a library on the submount loaded. It also keeps a
+// read-only submount read-only.
+func TestWorkspaceSubmountLibraryNotLoaded(t *testing.T) {
+	lib := sharedLibrary(t)
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	if ok, why := sandbox.NoExecAvailable(ws); !ok {
+		t.Skip(why)
+	}
+	sub := filepath.Join(ws, "vol")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	if err := unix.Mount("toolgen-test", sub, "tmpfs", 0, "size=8m"); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(sub, unix.MNT_DETACH) })
+	data, err := os.ReadFile(lib)
+	require.NoError(t, err)
+	evil := filepath.Join(sub, "evil.so")
+	require.NoError(t, os.WriteFile(evil, data, 0o755))
+
+	forModes(t, []sandbox.Mode{sandbox.Strict, sandbox.BestEffort}, func(t *testing.T, mode sandbox.Mode) {
+		k := modeKernel(t, ws, mode, WithEnv("LD_PRELOAD="+evil))
+		res := mustRun(t, k, "echo", "ran")
+		assert.Contains(t, res.Output, "ran")
+		assert.Contains(t, res.Output, "failed to map segment", "a library on a submount of the workspace was mapped: %s", res.Output)
+	})
 }

@@ -3,7 +3,11 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -11,13 +15,13 @@ import (
 
 // NoExecWorkspace gives the calling OS thread a mount namespace of its own
 // in which dir (absolute) is mounted noexec, nosuid and nodev, its other
-// flags (read-only, atime) kept. Every process started from the thread
-// afterwards lives in that namespace: no file under dir can be executed,
+// flags (read-only, atime, nosymfollow) kept. Every process started from
+// the thread afterwards lives in that namespace: no file under dir can be executed,
 // nor mapped as code (the kernel refuses PROT_EXEC on a noexec mount), so a
 // granted program that loads a library or plugin named in its arguments
 // (openssl engines, linker plugins, LD_PRELOAD, dlopen) cannot load one
 // from the workspace. Landlock does not cover this: it checks execve, not
-// mmap. Mounts under dir keep their own flags.
+// mmap. Mounts below dir are made noexec, nosuid and nodev too.
 //
 // Host mounts made later still appear in the namespace (it is a slave of
 // the host's); nothing done in it reaches the host. It needs CAP_SYS_ADMIN
@@ -35,25 +39,93 @@ func NoExecWorkspace(dir string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("sandbox: noexec workspace: make / a slave: %w", err)
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		return fmt.Errorf("sandbox: noexec workspace: %w", err)
-	}
 	if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return fmt.Errorf("sandbox: noexec workspace: bind %s: %w", dir, err)
 	}
-	flags := uintptr(unix.MS_REMOUNT|unix.MS_BIND|unix.MS_NOEXEC|unix.MS_NOSUID|unix.MS_NODEV) | keptFlags(st.Flags)
-	if err := unix.Mount("", dir, "", flags, ""); err != nil {
-		return fmt.Errorf("sandbox: noexec workspace: remount %s noexec: %w", dir, err)
+	// The bind carries the mounts below dir (a volume, a tmpfs), which
+	// Landlock counts as the workspace: each must be noexec too.
+	// mount_setattr changes those three flags on every one of them and
+	// keeps the others (read-only, atime, nosymfollow).
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOEXEC | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	err := mountSetattr(unix.AT_FDCWD, dir, unix.AT_RECURSIVE, &attr)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+		return fmt.Errorf("sandbox: noexec workspace: mount_setattr %s: %w", dir, err)
+	}
+	// No mount_setattr (before Linux 5.12, or a seccomp filter that
+	// refuses it): remount dir and each mount below it, one by one.
+	points, err := mountsBelow(dir)
+	if err != nil {
+		return fmt.Errorf("sandbox: noexec workspace: %w", err)
+	}
+	for _, p := range append([]string{dir}, points...) {
+		var st unix.Statfs_t
+		if err := unix.Statfs(p, &st); err != nil {
+			return fmt.Errorf("sandbox: noexec workspace: %w", err)
+		}
+		flags := uintptr(unix.MS_REMOUNT|unix.MS_BIND|unix.MS_NOEXEC|unix.MS_NOSUID|unix.MS_NODEV) | keptFlags(st.Flags)
+		if err := unix.Mount("", p, "", flags, ""); err != nil {
+			return fmt.Errorf("sandbox: noexec workspace: remount %s noexec: %w", p, err)
+		}
 	}
 	return nil
 }
 
+// mountSetattr is unix.MountSetattr (a variable for the test of the
+// fallback).
+var mountSetattr = unix.MountSetattr
+
+// mountsBelow returns the mount points strictly below dir in the calling
+// thread's mount namespace (/proc/thread-self: the thread may have a
+// namespace of its own), parents first.
+func mountsBelow(dir string) ([]string, error) {
+	b, err := os.ReadFile("/proc/thread-self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		if p := unescapeMountinfo(f[4]); strings.HasPrefix(p, dir+"/") || dir == "/" && p != "/" {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMountinfo(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// stNoSymFollow is statfs's ST_NOSYMFOLLOW (Linux 5.10), which x/sys does
+// not name.
+const stNoSymFollow = 0x2000
+
 // keptFlags are the mount flags of a statfs f_flags that a bind remount
 // must repeat so as not to clear them (or, where a container runtime locked
-// them, so as not to be refused): read-only and the atime policy, strict
-// when neither noatime nor relatime is set (a remount would otherwise make
-// it relatime).
+// them, so as not to be refused): read-only, nosymfollow and the atime
+// policy, strict when neither noatime nor relatime is set (a remount would
+// otherwise make it relatime).
 func keptFlags(f int64) uintptr {
 	var out uintptr
 	for _, m := range []struct {
@@ -64,6 +136,7 @@ func keptFlags(f int64) uintptr {
 		{unix.ST_NOATIME, unix.MS_NOATIME},
 		{unix.ST_NODIRATIME, unix.MS_NODIRATIME},
 		{unix.ST_RELATIME, unix.MS_RELATIME},
+		{stNoSymFollow, unix.MS_NOSYMFOLLOW},
 	} {
 		if f&m.st != 0 {
 			out |= m.ms
