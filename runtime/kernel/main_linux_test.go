@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		case "helper-host":
 			os.Exit(helperHost(os.Args[2], os.Args[3:]))
+		case "helper-host-in":
+			os.Exit(helperHostIn(os.Args[2], os.Args[3:]))
 		case "helper-nonroot":
 			os.Exit(helperNonRoot(os.Args[2]))
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,10 +203,10 @@ func programEnv(path string) []string {
 // environment. For git it also forces the settings whose names the
 // repository chooses (gitRepoEnv), as read from the repository that git
 // will use.
-func programEnvIn(path, dir string, args, base []string) []string {
+func programEnvIn(path, dir string, args, base []string, l Limits) []string {
 	env := programEnv(path)
 	if slices.Contains(programNames(path), "git") {
-		env = append(env, gitRepoEnv(path, dir, args, base)...)
+		env = append(env, gitRepoEnv(path, dir, args, base, l)...)
 	}
 	return env
 }
@@ -238,7 +239,7 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
-func gitRepoEnv(path, dir string, args, base []string) []string {
+func gitRepoEnv(path, dir string, args, base []string, l Limits) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), gitLookTimeout)
 	defer cancel()
 	cmdArgs := append(gitLocation(args), "config", "--null", "--name-only", "--get-regexp", gitNamedPattern)
@@ -252,7 +253,14 @@ func gitRepoEnv(path, dir string, args, base []string) []string {
 	out := &lookOutput{limit: maxLookOutput, full: cancel}
 	stderr := &lookOutput{limit: 4 << 10, full: func() {}}
 	cmd.Stdout, cmd.Stderr = out, stderr
-	err := cmd.Run()
+	// The look is a process of the host's: it must die with it, and stay
+	// within the memory a command gets and the time the look is given.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err := startLook(cmd, Limits{Memory: l.Memory, CPU: gitLookTimeout})
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	switch {
 	case out.over:

@@ -592,7 +592,7 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 	old := gitLookTimeout
 	gitLookTimeout = 100 * time.Millisecond
 	defer func() { gitLookTimeout = old }()
-	env := gitRepoEnv(slow, dir, []string{"log"}, nil)
+	env := gitRepoEnv(slow, dir, []string{"log"}, nil, Limits{})
 	require.NotEmpty(t, env)
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
 	r := newProgRepo(t)
@@ -603,7 +603,7 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 	assert.Error(t, err, "git ran: %s", out)
 	assert.Contains(t, string(out), "could not be checked")
 	// Exit 1 (nothing set) adds nothing.
-	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}, nil))
+	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}, nil, Limits{}))
 }
 
 // TestProgramEnvBeatsWithEnv: an embedder's WithEnv cannot undo what

@@ -72,7 +72,7 @@ func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
 // the repository it will use names itself) and replace an Env entry with
 // the same key.
 func (k *Kernel) ChildEnv(argv []string) []string {
-	return mergeEnv(slices.Clone(k.env), programEnvIn(argv[0], k.workspace, argv[1:], k.env))
+	return mergeEnv(slices.Clone(k.env), programEnvIn(argv[0], k.workspace, argv[1:], k.env, k.limits))
 }
 
 // mergeEnv sets each entry of extra in env (which it may change), in

@@ -1,3 +1,5 @@
+//go:build linux
+
 package kernel
 
 import (
@@ -102,6 +104,6 @@ func TestGitLookFailsClosed(t *testing.T) {
 	res, err := k.Run(context.Background(), []string{"git", "log", "-1"})
 	require.NoError(t, err)
 	assert.NotEqual(t, 0, res.ExitCode, res.Output)
-	env := gitRepoEnv(filepath.Join("/usr/bin", "git"), r.ws, []string{"log"}, k.Env())
+	env := gitRepoEnv(filepath.Join("/usr/bin", "git"), r.ws, []string{"log"}, k.Env(), Limits{})
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked: fatal: bad config line")
 }
