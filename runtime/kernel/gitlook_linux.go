@@ -3,6 +3,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"syscall"
@@ -10,18 +11,32 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// startLook starts cmd (the git config look) as a child that dies with the
-// host (parent-death signal: the caller keeps its goroutine locked to its
-// thread until the look is reaped, as that signal follows the thread) and
-// that runs no instruction of git before the memory limit l and a CPU
-// limit of cpu are on it (stopped at its exec by ptrace, as the kernel's
-// commands are; where ptrace is refused, the limits follow the start at
-// once).
-func startLook(cmd *exec.Cmd, l Limits) error {
+// startLook starts the git config look that mk makes as a child that dies
+// with the host (parent-death signal: the caller keeps its goroutine locked
+// to its thread until the look is reaped, as that signal follows the
+// thread) and that runs no instruction of git before the limits l are on
+// it (stopped at its exec by ptrace, as the kernel's commands are; where
+// ptrace is refused, the limits follow the start at once).
+func startLook(mk func() *exec.Cmd, l Limits) (*exec.Cmd, error) {
 	trace := !noPtrace.Load()
+	cmd := mk()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Ptrace: trace}
 	if err := cmd.Start(); err != nil {
-		return err
+		if !trace || !errors.Is(err, syscall.EPERM) {
+			return nil, err
+		}
+		// PTRACE_TRACEME refused (see noPtrace). An exec.Cmd starts once.
+		trace = false
+		cmd = mk()
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+	}
+	fail := func(err error) (*exec.Cmd, error) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, err
 	}
 	pid := cmd.Process.Pid
 	if trace {
@@ -32,20 +47,16 @@ func startLook(cmd *exec.Cmd, l Limits) error {
 				continue
 			}
 			if err != nil {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				return fmt.Errorf("waiting for the look to stop: %w", err)
+				return fail(fmt.Errorf("waiting for the look to stop: %w", err))
 			}
 			break
 		}
 		if info.Code != cldTrapped && info.Code != cldStopped {
-			return nil // gone already: Wait reports how
+			return cmd, nil // gone already: Wait says how
 		}
 		var ws unix.WaitStatus
 		if _, err := unix.Wait4(pid, &ws, unix.WALL, nil); err != nil || !ws.Stopped() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			return fmt.Errorf("the look did not stop after exec: %v %v", ws, err)
+			return fail(fmt.Errorf("the look did not stop after exec: %v %v", ws, err))
 		}
 	}
 	err := applyRlimits(pid, l, nsPID)
@@ -55,9 +66,7 @@ func startLook(cmd *exec.Cmd, l Limits) error {
 		}
 	}
 	if err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		return fmt.Errorf("limits of the look: %w", err)
+		return fail(fmt.Errorf("limits of the look: %w", err))
 	}
-	return nil
+	return cmd, nil
 }

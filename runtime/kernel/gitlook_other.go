@@ -4,6 +4,9 @@ package kernel
 
 import "os/exec"
 
-// startLook starts cmd (the git config look); outside Linux there are no
-// resource limits to put on it (see the package doc).
-func startLook(cmd *exec.Cmd, _ Limits) error { return cmd.Start() }
+// startLook starts the git config look that mk makes; outside Linux there
+// are no resource limits to put on it (see the package doc).
+func startLook(mk func() *exec.Cmd, _ Limits) (*exec.Cmd, error) {
+	cmd := mk()
+	return cmd, cmd.Start()
+}

@@ -243,21 +243,23 @@ func gitRepoEnv(path, dir string, args, base []string, l Limits) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), gitLookTimeout)
 	defer cancel()
 	cmdArgs := append(gitLocation(args), "config", "--null", "--name-only", "--get-regexp", gitNamedPattern)
-	cmd := exec.CommandContext(ctx, path, cmdArgs...)
-	cmd.Dir = dir
 	// The run's environment, so that what git reads depends on nothing
 	// that differs between the look and the run (include.path = ~/x fails
 	// without HOME, and a look that fails must not let the run go
 	// unforced).
-	cmd.Env = mergeEnv(slices.Clone(base), append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...))
+	env := mergeEnv(slices.Clone(base), append([]string{"PATH=" + DefaultPath, "LC_ALL=C"}, gitEnv()...))
 	out := &lookOutput{limit: maxLookOutput, full: cancel}
 	stderr := &lookOutput{limit: 4 << 10, full: func() {}}
-	cmd.Stdout, cmd.Stderr = out, stderr
+	mk := func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, path, cmdArgs...)
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, out, stderr
+		return cmd
+	}
 	// The look is a process of the host's: it must die with it, and stay
 	// within the memory a command gets and the time the look is given.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	err := startLook(cmd, Limits{Memory: l.Memory, CPU: gitLookTimeout})
+	cmd, err := startLook(mk, Limits{Memory: l.Memory, CPU: gitLookTimeout})
 	if err == nil {
 		err = cmd.Wait()
 	}
@@ -289,12 +291,12 @@ func gitRepoEnv(path, dir string, args, base []string, l Limits) []string {
 	if len(names) > maxLookNames {
 		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames))
 	}
-	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
+	forced := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
 	for i, name := range names {
 		n := strconv.Itoa(len(gitForced) + i)
-		env = append(env, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
+		forced = append(forced, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
 	}
-	return env
+	return forced
 }
 
 // maxLookNames bounds the settings gitRepoEnv forces off, and
