@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/nanogpt/toolgen/runtime/explain"
 )
 
@@ -23,6 +25,9 @@ func runExplain(c *command, env *cmdEnv, args []string) int {
 		return exitFailure
 	}
 	if r.Err != nil {
+		if hint := jsonArgsHint(c, target.entry.Tool.Name(), target.args); hint != "" {
+			fmt.Fprintln(env.stderr, hint)
+		}
 		return exitFor(r.Err)
 	}
 	return exitOK

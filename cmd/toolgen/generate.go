@@ -97,7 +97,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 		return reportGenerate(env, f.format, err)
 	}
 	if n == 0 {
-		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools\n", tool.DescriptorExt, f.dir)
+		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools%s\n", tool.DescriptorExt, f.dir, misnamed(f.dir))
 	}
 	if f.check {
 		return checkFiles(env, f.format, files)
