@@ -45,12 +45,16 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	if _, err := dirFlag("workspace", *workspace); err != nil {
 		return c.usageErr(env, "%v", err)
 	}
-	if len(pos) == 0 {
+	defaulted := len(pos) == 0
+	if defaulted {
 		pos = []string{defaultToolsDir}
 	}
 	printer := newProblemPrinter(format)
 	targets, err := checkTargets(pos)
 	if err != nil {
+		if defaulted {
+			return c.usageErr(env, "%v (with no argument, check checks ./%s: name the directories to check, or start one with toolgen init)", err, defaultToolsDir)
+		}
 		return c.usageErr(env, "%v", err)
 	}
 	invalid := false
