@@ -130,6 +130,11 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	testBase := strings.TrimSuffix(outBase, ".go") + "_test.go"
 	target, err := gen.Resolve(outDir, f.pkg, outBase, testBase)
 	if err != nil {
+		// No target package (no Go module, say): the descriptors' own
+		// problems are told too, so that one run shows everything to fix.
+		if checked, cerr := checkDir(".", checkTarget{dir: f.dir}); cerr == nil && len(checked) > 0 {
+			return nil, 0, errors.Join(mergeProblems(checked, nil), fmt.Errorf("toolgen generate: %w", err))
+		}
 		return nil, 0, err
 	}
 	// What toolgen check reports (file trust, examples, names of built-ins,
