@@ -44,7 +44,15 @@ func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 		return nil, exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
+		// A 613 about a file or directory (a tools directory others can
+		// write) is printed as every other problem, FILE: error 613: ...,
+		// without the package path that wrapped it.
+		var te *tool.Error
+		if errors.As(err, &te) && te.File != "" {
+			printProblems(env.stderr, []error{te})
+		} else {
+			fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
+		}
 		return nil, exitFor(err)
 	}
 	reason, _ := p.ToolsDirRefused()
