@@ -95,7 +95,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q (serve speaks MCP on stdin/stdout, or over HTTP with --http)", pos[0])
+		return unexpectedArg(c, env, pos[0], "serve speaks MCP on stdin/stdout, or over HTTP with --http")
 	}
 	if err := f.checkRunFlags(); err != nil {
 		return c.usageErr(env, "%v", err)

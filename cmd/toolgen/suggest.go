@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/nanogpt/toolgen/schema"
 )
 
 // flagHints are the advice for flags a newcomer gives to a command that
@@ -187,4 +190,26 @@ func jsonArgsHint(c *command, name string, raw []byte) string {
 		hint += " (these arguments hold no double quote: did the shell remove them?)"
 	}
 	return "toolgen " + c.name + ": " + hint
+}
+
+// unexpectedArg is the usage error for a positional argument that c (list,
+// schema, serve) does not take, with what the argument was likely meant
+// for: a directory is given with --tools, a schema format with --format.
+func unexpectedArg(c *command, env *cmdEnv, arg, why string) int {
+	hint := why
+	if c.name == "schema" {
+		if _, err := schema.ParseFormat(arg); err == nil {
+			hint = "the format is given with --format " + arg
+		}
+	}
+	if st, err := os.Stat(arg); err == nil && st.IsDir() && hint == why {
+		hint = "a descriptor directory is given with --tools " + arg
+		if why != "" {
+			hint += "; " + why
+		}
+	}
+	if hint != "" {
+		return c.usageErr(env, "unexpected argument %q (%s)", arg, hint)
+	}
+	return c.usageErr(env, "unexpected argument %q", arg)
 }
