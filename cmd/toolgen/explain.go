@@ -8,7 +8,9 @@ import (
 
 var explainCmd = &command{
 	name:    "explain",
-	summary: "Dry run: show the argv a call would run, its limits, confinement and each defence's decision; run nothing.",
+	summary: "Dry run: show the argv a call would run, its limits, confinement and each defence's decision; run nothing.\n\n" +
+		"NAME and JSON_ARGS are as for toolgen call (JSON_ARGS in single quotes; without it, {}). Exit 0 when the\n" +
+		"call would run, 4 when a value would be rejected (614, shown in the verdict).",
 	usage:   toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
 	run:     runExplain,
 }
