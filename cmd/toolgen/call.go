@@ -90,7 +90,7 @@ func runCall(c *command, env *cmdEnv, args []string) int {
 			fmt.Fprintln(env.stdout, text)
 		}
 		fmt.Fprintln(env.stdout, err.Error())
-		if hint := jsonArgsHint(c, target.entry.Tool.Name(), raw); hint != "" {
+		if hint := jsonArgsHint(c, target.entry.Tool, raw); hint != "" {
 			fmt.Fprintln(env.stderr, hint)
 		}
 		return exitFor(err)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nanogpt/toolgen/runtime/tool"
 	"github.com/nanogpt/toolgen/schema"
 )
 
@@ -180,12 +181,12 @@ func joinOr(names []string) string {
 // the person at the shell (the model's text, on stdout, is the 614): the
 // usual cause is the shell, which removes double quotes that are not inside
 // single quotes. It returns "" for valid JSON.
-func jsonArgsHint(c *command, name string, raw []byte) string {
+func jsonArgsHint(c *command, t tool.Tool, raw []byte) string {
 	if json.Valid(raw) {
 		return ""
 	}
 	hint := "JSON_ARGS is one JSON object with double-quoted keys and strings, in single quotes so that the shell keeps them: " +
-		"toolgen " + c.name + " " + name + ` '{"SLOT":"value","OTHER_SLOT":5}'`
+		"toolgen " + c.name + " " + t.Name() + " '" + exampleArgs(t.InputSchema()) + "'"
 	if !bytes.ContainsRune(raw, '"') && bytes.ContainsRune(raw, ':') {
 		hint += " (these arguments hold no double quote: did the shell remove them?)"
 	}
@@ -212,4 +213,37 @@ func unexpectedArg(c *command, env *cmdEnv, arg, why string) int {
 		return c.usageErr(env, "unexpected argument %q (%s)", arg, hint)
 	}
 	return c.usageErr(env, "unexpected argument %q", arg)
+}
+
+// exampleArgs returns a JSON object naming the tool's first required
+// argument (or its first argument) with a placeholder of its type, for
+// advice: {"pattern":"..."}, {"lines":5}; {} for a tool without arguments.
+func exampleArgs(inputSchema json.RawMessage) string {
+	var s struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(inputSchema, &s) != nil || len(s.Properties) == 0 {
+		return "{}"
+	}
+	name := ""
+	if len(s.Required) > 0 {
+		name = s.Required[0]
+	} else {
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		name = names[0]
+	}
+	key, _ := json.Marshal(name)
+	value := `"..."`
+	switch s.Properties[name].Type {
+	case "integer", "number":
+		value = "5"
+	}
+	return "{" + string(key) + ":" + value + "}"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -91,4 +92,21 @@ func TestWarnTokenFile(t *testing.T) {
 	stderr.Reset()
 	warnTokenFile(&cmdEnv{stdout: &bytes.Buffer{}, stderr: &stderr}, "", workspace)
 	assert.Empty(t, stderr.String())
+}
+
+// TestExampleArgs: the JSON advice names the tool's first required slot
+// (else its first slot) with a placeholder of its type.
+func TestExampleArgs(t *testing.T) {
+	for _, tc := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{"path":{"type":"string"},"pattern":{"type":"string"}},"required":["pattern"]}`, `{"pattern":"..."}`},
+		{`{"type":"object","properties":{"lines":{"type":"integer"},"file":{"type":"string"}},"required":["lines"]}`, `{"lines":5}`},
+		{`{"type":"object","properties":{"z":{"type":"number"},"b":{"type":"string"}}}`, `{"b":"..."}`},
+		{`{"type":"object","properties":{"say \"hi\"":{"type":"string"}}}`, `{"say \"hi\"":"..."}`},
+		{`{"type":"object","properties":{}}`, `{}`},
+		{`not json`, `{}`},
+	} {
+		got := exampleArgs(json.RawMessage(tc.schema))
+		assert.Equal(t, tc.want, got, tc.schema)
+		assert.True(t, json.Valid([]byte(got)), got)
+	}
 }
