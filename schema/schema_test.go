@@ -95,6 +95,7 @@ var schemaBlind = map[string]string{
 	"pattern-not-re2.tool.json":      "whether a pattern is valid RE2",
 	"pattern-backref.tool.json":      "whether a pattern is valid RE2",
 	"example-wrong-argv.tool.json":   "examples are checked by running the tool's own validation",
+	"git-config-slot.tool.json":      "which option of which binary a slot's word follows",
 }
 
 // corpus returns every descriptor the tests use: the decoder's table, the

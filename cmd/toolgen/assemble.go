@@ -44,7 +44,15 @@ func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 		return nil, exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
+		// A 613 about a file or directory (a tools directory others can
+		// write) is printed as every other problem, FILE: error 613: ...,
+		// without the package path that wrapped it.
+		var te *tool.Error
+		if errors.As(err, &te) && te.File != "" {
+			printProblems(env.stderr, []error{te})
+		} else {
+			fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
+		}
 		return nil, exitFor(err)
 	}
 	reason, _ := p.ToolsDirRefused()
@@ -132,6 +140,11 @@ func unknownTool(env *cmdEnv, c *command, p *preset.Preset, dir, name string) in
 	}
 	sort.Strings(names)
 	fmt.Fprintf(env.stderr, "toolgen %s: unknown tool %q; available: %s\n", c.name, name, strings.Join(names, ", "))
+	if strings.HasPrefix(strings.TrimSpace(name), "{") {
+		fmt.Fprintf(env.stderr, "the tool's NAME comes first, then its JSON_ARGS: toolgen %s NAME '{...}'\n", c.name)
+	} else if best := closest(strings.ReplaceAll(strings.ToLower(name), "-", "_"), names); best != "" && best != name {
+		fmt.Fprintf(env.stderr, "did you mean %s?\n", best)
+	}
 	if name == "exec" {
 		fmt.Fprintf(env.stderr, "the exec tool exists only when --exec-allow grants binaries, e.g. --exec-allow ls,git\n")
 	}

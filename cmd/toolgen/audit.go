@@ -46,6 +46,14 @@ func runAudit(c *command, env *cmdEnv, args []string) int {
 		return exitFailure
 	}
 	if *asJSON {
+		// Empty lists are [] in JSON, not null, so a consumer can iterate
+		// them without a special case.
+		if s.Slowest == nil {
+			s.Slowest = []audit.Record{}
+		}
+		if s.Killed == nil {
+			s.Killed = []audit.Record{}
+		}
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(s)

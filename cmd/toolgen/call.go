@@ -15,10 +15,15 @@ import (
 )
 
 var callCmd = &command{
-	name:    "call",
-	summary: "Call one tool with JSON arguments and print exactly the text the model would see.",
-	usage:   toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
-	run:     runCall,
+	name: "call",
+	summary: "Call one tool with JSON arguments and print exactly the text the model would see.\n\n" +
+		"JSON_ARGS is one JSON object of the tool's arguments, in single quotes so that the shell keeps its\n" +
+		"double quotes ('{\"pattern\":\"TODO\"}'); without it, {}. The text goes to stdout: exit: N and output: ...\n" +
+		"when the command ran (exit 0, whatever N is; 1 if it could not start), or error 614: ... when a value\n" +
+		"was rejected and nothing ran (exit 4; invalid JSON included). An unknown tool is exit 2 (3 when a\n" +
+		"descriptor file is broken).",
+	usage: toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
+	run:   runCall,
 }
 
 // callTarget is a tool resolved from NAME 'JSON_ARGS', with its preset.
@@ -85,6 +90,9 @@ func runCall(c *command, env *cmdEnv, args []string) int {
 			fmt.Fprintln(env.stdout, text)
 		}
 		fmt.Fprintln(env.stdout, err.Error())
+		if hint := jsonArgsHint(c, target.entry.Tool, raw); hint != "" {
+			fmt.Fprintln(env.stderr, hint)
+		}
 		return exitFor(err)
 	}
 	fmt.Fprintln(env.stdout, strings.TrimRight(text, "\n"))

@@ -45,12 +45,16 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 	if _, err := dirFlag("workspace", *workspace); err != nil {
 		return c.usageErr(env, "%v", err)
 	}
-	if len(pos) == 0 {
+	defaulted := len(pos) == 0
+	if defaulted {
 		pos = []string{defaultToolsDir}
 	}
 	printer := newProblemPrinter(format)
 	targets, err := checkTargets(pos)
 	if err != nil {
+		if defaulted {
+			return c.usageErr(env, "%v (with no argument, check checks ./%s: name the directories to check, or start one with toolgen init)", err, defaultToolsDir)
+		}
 		return c.usageErr(env, "%v", err)
 	}
 	invalid := false
@@ -66,6 +70,9 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 		}
 		printer.print(env.stderr, problems)
 		invalid = invalid || len(problems) > 0
+		if t.files == nil {
+			warnNoDescriptors(env, t.dir)
+		}
 	}
 	if invalid {
 		return exitSpec
@@ -124,4 +131,41 @@ func checkTargets(args []string) ([]checkTarget, error) {
 		}
 	}
 	return targets, nil
+}
+
+// warnNoDescriptors warns on stderr when dir holds no descriptor file, so
+// that a check of the wrong directory, or of files not named *.tool.json,
+// is not mistaken for a clean one.
+func warnNoDescriptors(env *cmdEnv, dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return // the check itself reported it
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), tool.DescriptorExt) {
+			return
+		}
+	}
+	fmt.Fprintf(env.stderr, "toolgen check: warning: no *%s files in %s; nothing was checked%s\n", tool.DescriptorExt, dir, misnamed(dir))
+}
+
+// misnamed names the JSON files of dir that may be descriptors under
+// another name (not tool.schema.json), as " (a.json, b.json: a descriptor's
+// file name ends in .tool.json)", or "" when there are none.
+func misnamed(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var other []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, tool.DescriptorExt) && name != "tool.schema.json" && !e.IsDir() {
+			other = append(other, name)
+		}
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s: a descriptor's file name ends in %s)", strings.Join(other, ", "), tool.DescriptorExt)
 }

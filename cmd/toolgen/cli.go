@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 {
 			c := lookup(args[1])
 			if c == nil {
-				fmt.Fprintf(stderr, "toolgen: unknown command %q\n", args[1])
+				unknownCommand(stderr, args[1])
 				printUsage(stderr)
 				return exitUsage
 			}
@@ -67,11 +67,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := lookup(args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "toolgen: unknown command %q\n", args[0])
+		unknownCommand(stderr, args[0])
 		printUsage(stderr)
 		return exitUsage
 	}
 	return c.run(c, env, args[1:])
+}
+
+// unknownCommand says that name is no command, and which one it may be.
+func unknownCommand(w io.Writer, name string) {
+	msg := fmt.Sprintf("toolgen: unknown command %q", name)
+	if hint := suggestCommand(name); hint != "" {
+		msg += "; " + hint
+	}
+	fmt.Fprintln(w, msg)
 }
 
 func lookup(name string) *command {
@@ -133,8 +142,13 @@ func (c *command) parse(env *cmdEnv, fs *flag.FlagSet, args []string) (pos []str
 			env.stdout.Write(buf.Bytes())
 			return nil, exitOK, true
 		case err != nil:
-			// One line, not the whole help: the error, and where the help is.
-			fmt.Fprintf(env.stderr, "toolgen %s: %s\nrun 'toolgen %s -h' for usage\n", c.name, flagError(fs, err), c.name)
+			// One line, not the whole help: the error (with advice for a
+			// flag the command does not take), and where the help is.
+			msg := flagError(fs, err)
+			if hint := unknownFlagHint(c, fs, err); hint != "" {
+				msg += "; " + hint
+			}
+			fmt.Fprintf(env.stderr, "toolgen %s: %s\nrun 'toolgen %s -h' for usage\n", c.name, msg, c.name)
 			return nil, exitUsage, true
 		}
 		rest := fs.Args()

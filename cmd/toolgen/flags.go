@@ -48,10 +48,10 @@ type toolFlags struct {
 // register adds the shared flags to fs; timeout and confine only where the
 // command runs or describes calls (runs).
 func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
-	fs.StringVar(&f.tools, "tools", "", "directory of *.tool.json descriptors (default ./tools when it exists)")
-	fs.StringVar(&f.workspace, "workspace", ".", "directory commands run in; path arguments must stay inside it")
-	fs.Var(&f.execAllow, "exec-allow", "comma-separated binaries the exec tool may run (exec is off without it)")
-	fs.Var(&f.only, "only", "comma-separated names of the tools to serve; the others are left out (default: every tool)")
+	fs.StringVar(&f.tools, "tools", "", "directory `DIR` of *.tool.json descriptors (default ./tools when it exists)")
+	fs.StringVar(&f.workspace, "workspace", ".", "directory `DIR` commands run in; path arguments must stay inside it")
+	fs.Var(&f.execAllow, "exec-allow", "comma-separated binaries `BIN,...` the exec tool may run (exec is off without it)")
+	fs.Var(&f.only, "only", "comma-separated names `NAME,...` of the tools to serve, of any form; the others are left out (default: every tool)")
 	fs.BoolVar(&f.noBuiltins, "no-builtins", false, "leave out the built-in tools grep_text, find_files and sed_print")
 	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
 		"when served tools (exec, tools that write) could write new descriptors there")
@@ -61,7 +61,7 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 		f.confine = sandbox.DefaultMode
 		fs.Var(&f.memoryLimit, "memory-limit", "`SIZE` of the address space of each process a call starts, such as 512MiB or 2GiB; "+
 			"none for no cap (default 1GiB)")
-		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time each process of a call may use, such as 10s (default: the timeout)")
+		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time `DUR` each process of a call may use, such as 10s (default: the timeout)")
 		fs.Var(&f.processLimit, "process-limit", "`N` processes one call may have at once; 0 for no cap (default 256)")
 		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
 			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+

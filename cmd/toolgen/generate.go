@@ -97,7 +97,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 		return reportGenerate(env, f.format, err)
 	}
 	if n == 0 {
-		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools\n", tool.DescriptorExt, f.dir)
+		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools%s\n", tool.DescriptorExt, f.dir, misnamed(f.dir))
 	}
 	if f.check {
 		return checkFiles(env, f.format, files)
@@ -130,6 +130,11 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	testBase := strings.TrimSuffix(outBase, ".go") + "_test.go"
 	target, err := gen.Resolve(outDir, f.pkg, outBase, testBase)
 	if err != nil {
+		// No target package (no Go module, say): the descriptors' own
+		// problems are told too, so that one run shows everything to fix.
+		if checked, cerr := checkDir(".", checkTarget{dir: f.dir}); cerr == nil && len(checked) > 0 {
+			return nil, 0, errors.Join(mergeProblems(checked, nil), fmt.Errorf("toolgen generate: %w", err))
+		}
 		return nil, 0, err
 	}
 	// What toolgen check reports (file trust, examples, names of built-ins,

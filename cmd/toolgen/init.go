@@ -103,7 +103,11 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 		}
 		fmt.Fprintf(env.stdout, "wrote %s\n", path)
 	}
-	fmt.Fprintf(env.stdout, `
+	// The next steps: --allow-tools-in-workspace only where the directory
+	// needs it, inside the current directory (the default workspace); a
+	// directory outside it is the setup the README recommends.
+	if inside(dir, ".") {
+		fmt.Fprintf(env.stdout, `
 Next:
   toolgen check %[1]s
   toolgen call --tools %[1]s --allow-tools-in-workspace list_files '{}'
@@ -112,7 +116,19 @@ Next:
 A tools directory inside the workspace (by default the current directory)
 is loaded only with --allow-tools-in-workspace, since a model that can write
 there could add tools; pass --workspace DIR to run commands elsewhere.
+`, dir)
+	} else {
+		fmt.Fprintf(env.stdout, `
+Next:
+  toolgen check %[1]s
+  toolgen call --tools %[1]s list_files '{}'
+  toolgen serve --tools %[1]s --workspace .
 
+Commands run in the workspace: the current directory, or --workspace DIR.
+%[1]s lies outside it, so the model cannot add tools there.
+`, dir)
+	}
+	fmt.Fprintf(env.stdout, `
 To compile the descriptors into typed Go tools, add this line to a .go file
 of the package in %[1]s (for example %[2]s) and run go generate ./...:
 

@@ -34,7 +34,7 @@ func runList(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q", pos[0])
+		return unexpectedArg(c, env, pos[0], "")
 	}
 	p, code := assemble(c, env, &f)
 	if p == nil {

@@ -54,7 +54,7 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q", pos[0])
+		return unexpectedArg(c, env, pos[0], "")
 	}
 	if *descriptor {
 		var other []string

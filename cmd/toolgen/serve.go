@@ -95,7 +95,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return c.usageErr(env, "unexpected argument %q (serve speaks MCP on stdin/stdout, or over HTTP with --http)", pos[0])
+		return unexpectedArg(c, env, pos[0], "serve speaks MCP on stdin/stdout, or over HTTP with --http")
 	}
 	if err := f.checkRunFlags(); err != nil {
 		return c.usageErr(env, "%v", err)
@@ -131,6 +131,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		if token, err = readToken(sf.tokenFile); err != nil {
 			return c.usageErr(env, "%v", err)
 		}
+		warnTokenFile(env, sf.tokenFile, f.workspace)
 		if err := checkListenAddr(sf.httpAddr, token != ""); err != nil {
 			return c.usageErr(env, "%v", err)
 		}
@@ -229,6 +230,24 @@ func readToken(file string) (string, error) {
 		return "", fmt.Errorf("--token-file %s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", file, len(token))
 	}
 	return token, nil
+}
+
+// warnTokenFile warns on stderr about a --token-file that others can
+// read: one readable by other users (its mode), or one inside the workspace,
+// where every tool can read it and print it to the model. It is a warning,
+// as serve's for an audit log in the workspace: the token still works.
+func warnTokenFile(env *cmdEnv, file, workspace string) {
+	if file == "" {
+		return
+	}
+	if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is readable by other users (mode %04o); chmod 600 %s\n",
+			file, st.Mode().Perm(), file)
+	}
+	if inside(file, workspace) {
+		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is inside the workspace, where the tools can read it "+
+			"and show it to the model; keep it outside (e.g. ~/.config/toolgen/token)\n", file)
+	}
 }
 
 // checkListenAddr refuses an address that is not host:port, and a

@@ -171,6 +171,12 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
 		}
 	}
+	if t != nil && len(a.Enum) == 0 {
+		if opt, ok := gitOptionValue(t, a.Name); ok {
+			add(tool.SpecErrorf(field, "slot %q: it is the value of git's %s, which %s; the model must not choose it: "+
+				"write the value out in the template, or give the slot an enum of the allowed values", a.Name, opt, gitRiskyOptions[opt]))
+		}
+	}
 	startsWord := t == nil || t.StartsWord(a.Name)
 	for i, v := range a.Enum {
 		if err := checkFixedValue(a, v, startsWord); err != nil {
@@ -222,4 +228,61 @@ func slotNamesOption(t *Template, slot string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// gitRiskyOptions are git's top-level options whose value can make git run
+// a program, and why: the kernel forces git's configuration safe, but a
+// setting given with -c (or --config-env) comes after and wins.
+var gitRiskyOptions = map[string]string{
+	"-c":           "sets configuration for the run, and git settings can run programs (core.fsmonitor, diff.external, alias.x=!cmd)",
+	"--config-env": "sets configuration for the run, and git settings can run programs (core.fsmonitor, diff.external, alias.x=!cmd)",
+	"--exec-path":  "chooses the directory git runs its own programs from",
+}
+
+// gitOptionValue reports whether slot is (part of) the value of one of
+// gitRiskyOptions in a git template, among git's top-level options (before
+// the subcommand): "-c {x}", "--config-env {x}", "--config-env={x}",
+// "--exec-path={x}". It returns the option.
+func gitOptionValue(t *Template, slot string) (string, bool) {
+	if BinaryName(t.Binary()) != "git" {
+		return "", false
+	}
+	words := t.Words[1:]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w[0].Slot != "" || !strings.HasPrefix(w[0].Lit, "-") || w[0].Lit == "--" {
+			return "", false // the subcommand's place: git's own options end there
+		}
+		name, _, attached := strings.Cut(w[0].Lit, "=")
+		_, risky := gitRiskyOptions[name]
+		switch {
+		case risky && (attached || len(w) > 1):
+			if wordHasSlot(w, slot) {
+				return name, true
+			}
+		case risky && name != "--exec-path": // the value is the next word
+			if i+1 < len(words) && wordHasSlot(words[i+1], slot) {
+				return name, true
+			}
+			i++
+		case len(w) == 1 && gitTakesValue[name]:
+			i++ // -C dir, --git-dir dir, ...: the value is the next word
+		}
+	}
+	return "", false
+}
+
+// gitTakesValue are git's other top-level options that take their value as
+// the next word.
+var gitTakesValue = map[string]bool{"-C": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
+	"--super-prefix": true, "--attr-source": true}
+
+// wordHasSlot reports whether w holds slot.
+func wordHasSlot(w Word, slot string) bool {
+	for _, p := range w {
+		if p.Slot == slot {
+			return true
+		}
+	}
+	return false
 }

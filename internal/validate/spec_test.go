@@ -74,6 +74,18 @@ func TestSpecValid(t *testing.T) {
 			{Name: "re", Type: tool.String, Description: "Not after the dash itself", Default: "x", HasDefault: true},
 			{Name: "mode", Type: tool.String, Description: "Option chosen by the author", Default: "p", HasDefault: true, Enum: []string{"p", "s"}},
 		}},
+		// git's own options: a fixed -c, an enum of whole settings, and
+		// a slot after the subcommand (log -c is the combined diff).
+		{Name: "git_fixed_c", Description: "Log", Command: "git -c color.ui=never -c {cfg} log -c -n {n} -- {path}", Args: []tool.Arg{
+			{Name: "cfg", Type: tool.String, Description: "Setting", Default: "core.quotepath=off", HasDefault: true,
+				Enum: []string{"core.quotepath=off", "log.decorate=short"}},
+			{Name: "n", Type: tool.Integer, Description: "How many", Default: "5", HasDefault: true},
+			{Name: "path", Type: tool.Path, Description: "Where", Default: ".", HasDefault: true},
+		}},
+		{Name: "git_dir_c", Description: "Log", Command: "git -C {dir} log --grep {c}", Args: []tool.Arg{
+			{Name: "dir", Type: tool.Path, Description: "Repository", Default: ".", HasDefault: true},
+			{Name: "c", Type: tool.String, Description: "Message text", Required: true},
+		}},
 		{Name: "ls", Description: "List", Command: "ls"},
 		{Name: strings.Repeat("a", MaxNameLen), Description: "Long name", Command: "ls"},
 		{Name: "scale", Description: "Scale", Command: "tool {x}", Args: []tool.Arg{
@@ -120,6 +132,10 @@ func TestSpecRules(t *testing.T) {
 		{"description blank", func(s *tool.Spec) { s.Description = " \t\n" }, []want{{"description", "description is blank"}}},
 		{"command empty", func(s *tool.Spec) { s.Command = "" }, []want{{"command", "template is empty"}}},
 		{"command operator", func(s *tool.Spec) { s.Command = "grep -rn {pattern} {path} ; id" }, []want{{"command", "U+003B SEMICOLON"}}},
+		{"command quotes a slot", func(s *tool.Spec) { s.Command = `grep -rn "{pattern}" {path}` },
+			[]want{{"command", "a slot needs no quotes: its value is always exactly one argument"}}},
+		{"command single-quotes a slot", func(s *tool.Spec) { s.Command = `grep -rn '{pattern}' {path}` },
+			[]want{{"command", "a slot needs no quotes"}}},
 		{"undeclared slot", func(s *tool.Spec) { s.Command = "grep -rn {pattern} {path} {extra}" },
 			[]want{{"command", "slot {extra} is used in the template but not declared in arguments"}}},
 		{"unused slot", func(s *tool.Spec) { s.Command = "grep -rn {pattern} ." },
@@ -139,6 +155,22 @@ func TestSpecRules(t *testing.T) {
 			[]want{{"arguments.pattern", `template word "--{pattern}=x" puts the slot right after its dashes`}}},
 		{"path slot names an option", func(s *tool.Spec) { s.Command = "grep {pattern} -{path}" },
 			[]want{{"arguments.path", "the value would name the option"}}},
+		// git -c core.fsmonitor=reboot status runs reboot: -c beats the
+		// configuration the kernel forces.
+		{"slot is git's -c value", func(s *tool.Spec) { s.Command = "git -c {pattern} grep -n x -- {path}" },
+			[]want{{"arguments.pattern", "it is the value of git's -c, which sets configuration for the run"}}},
+		{"slot inside git's -c value", func(s *tool.Spec) { s.Command = "git -c core.pager={pattern} log -- {path}" },
+			[]want{{"arguments.pattern", "it is the value of git's -c"}}},
+		{"slot in git's --config-env=", func(s *tool.Spec) { s.Command = "git --config-env={pattern} log -- {path}" },
+			[]want{{"arguments.pattern", "git's --config-env"}}},
+		{"slot after git's --config-env", func(s *tool.Spec) { s.Command = "git --config-env {pattern} log -- {path}" },
+			[]want{{"arguments.pattern", "git's --config-env"}}},
+		{"slot in git's --exec-path=", func(s *tool.Spec) { s.Command = "git --exec-path={pattern} log -- {path}" },
+			[]want{{"arguments.pattern", "chooses the directory git runs its own programs from"}}},
+		{"slot after -C, then -c", func(s *tool.Spec) { s.Command = "git -C {path} -c {pattern} log" },
+			[]want{{"arguments.pattern", "git's -c"}}},
+		{"git through a path", func(s *tool.Spec) { s.Command = "/usr/bin/git -c {pattern} log -- {path}" },
+			[]want{{"arguments.pattern", "git's -c"}}},
 		{"type missing", func(s *tool.Spec) { s.Args[0].Type = "" }, []want{{"arguments.pattern.type", "type is missing"}}},
 		{"type unknown", func(s *tool.Spec) { s.Args[1].Type = "pth" }, []want{{"arguments.path.type", `unknown type "pth"`}}},
 		{"slot description missing", func(s *tool.Spec) { s.Args[0].Description = "" },

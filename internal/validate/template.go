@@ -61,7 +61,11 @@ func (t *Template) StartsWord(slot string) bool {
 // (not a relative path, not denied).
 func ParseTemplate(cmd string) (*Template, error) {
 	if bad, ok := firstBadRune(cmd, true); ok {
-		return nil, tool.SpecErrorf("command", "template: %s", bad.message())
+		hint := ""
+		if bad.r == '"' || bad.r == '\'' {
+			hint = "; no shell reads the template, so a slot needs no quotes: its value is always exactly one argument"
+		}
+		return nil, tool.SpecErrorf("command", "template: %s%s", bad.message(), hint)
 	}
 	fields := strings.Split(cmd, " ")
 	t := &Template{Words: make([]Word, 0, len(fields))}

@@ -623,6 +623,19 @@ func TestProgramEnvBeatsWithEnv(t *testing.T) {
 	assert.Equal(t, "cat", strings.TrimSpace(res.Output))
 }
 
+// TestGitCommandLineConfigWins pins why a slot may never choose the value
+// of git's -c (package validate refuses such a template, 613): a setting
+// given on git's command line comes after the ones the kernel forces and
+// wins, so unconfined, git -c core.fsmonitor=CMD status runs CMD.
+func TestGitCommandLineConfigWins(t *testing.T) {
+	r := newProgRepo(t)
+	k, err := New(r.ws, WithConfinement(sandbox.Off))
+	require.NoError(t, err)
+	res, err := k.Run(context.Background(), []string{"git", "-c", "core.fsmonitor=" + r.evil, "status"})
+	require.NoError(t, err)
+	assert.True(t, r.ran(), "git -c no longer beats the forced setting: the validator's git -c rule may be relaxed (%s)", res.Text())
+}
+
 // FuzzGitLocation: gitLocation returns, in order, words of its input, and
 // only the options that choose a repository with their values.
 func FuzzGitLocation(f *testing.F) {
