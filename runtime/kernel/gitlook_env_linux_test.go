@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,4 +107,29 @@ func TestGitLookFailsClosed(t *testing.T) {
 	assert.NotEqual(t, 0, res.ExitCode, res.Output)
 	env := gitRepoEnv(filepath.Join("/usr/bin", "git"), r.ws, []string{"log"}, k.Env(), Limits{})
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked: fatal: bad config line")
+}
+
+// TestGitLookBare: git --bare takes the working directory as the
+// repository, so a workspace that holds a repository of its own at its top
+// (HEAD, objects, refs and a config of the attacker's, besides .git) gives
+// the run another configuration than .git's. The look did not pass --bare
+// on and read .git/config: the top config's textconv was not forced off,
+// and with --confine off git --bare log -p ran it.
+func TestGitLookBare(t *testing.T) {
+	r := newProgRepo(t)
+	r.appendFile(t, "f.txt", "two\n")
+	progGit(t, r.ws, "commit", "-q", "-am", "second")
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		out, err := exec.Command("cp", "-r", filepath.Join(r.ws, ".git", name), r.ws).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(r.ws, "info"), 0o755))
+	r.appendFile(t, "info/attributes", "* diff=evil\n")
+	r.appendFile(t, "config", "[core]\n\trepositoryformatversion = 0\n\tbare = true\n[diff \"evil\"]\n\ttextconv = "+r.cat+"\n")
+	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
+		k := modeKernel(t, r.ws, mode)
+		res, err := k.Run(context.Background(), []string{"git", "--bare", "log", "-p", "-1"})
+		require.NoError(t, err)
+		assert.False(t, r.ran(), "the top config's textconv ran: %s", res.Text())
+	})
 }

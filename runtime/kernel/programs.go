@@ -357,13 +357,16 @@ func namedOff(name string) string {
 }
 
 // gitLocation returns the options among git's leading (top-level) options
-// that choose the repository: -C, --git-dir, --work-tree, in order, so
-// that the look at the configuration sees the repository the run will use.
+// that choose the repository: -C, --git-dir, --work-tree, --bare, in
+// order, so that the look at the configuration sees the repository the run
+// will use.
 func gitLocation(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case a == "--bare": // the working directory is the repository
+			out = append(out, a)
 		case a == "-C" || a == "--git-dir" || a == "--work-tree":
 			if i+1 < len(args) {
 				out = append(out, a, args[i+1])

@@ -564,6 +564,8 @@ func TestGitLocation(t *testing.T) {
 		{[]string{"-c", "-C", "--no-pager", "log", "--git-dir=x"}, nil},
 		{[]string{"--namespace", "-C", "-C", "a", "log"}, []string{"-C", "a"}},
 		{[]string{"-C"}, nil},
+		{[]string{"--bare", "log"}, []string{"--bare"}},
+		{[]string{"-C", "x", "--bare", "log", "--bare"}, []string{"-C", "x", "--bare"}},
 	} {
 		assert.Equal(t, c.want, gitLocation(c.args), "%q", c.args)
 	}
