@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -54,7 +55,11 @@ func readFile(real, dir, name string, max int64, trusted bool) ([]byte, error) {
 	if info.Size() > max {
 		return nil, tooLarge(file, info.Size(), max)
 	}
-	f, err := os.Open(path)
+	beforeOpen(path)
+	// O_NONBLOCK: a FIFO swapped in since the check opens at once (and then
+	// fails the SameFile check) instead of blocking until a writer comes;
+	// on a regular file it changes nothing.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errGone
 	}
@@ -62,7 +67,9 @@ func readFile(real, dir, name string, max int64, trusted bool) ([]byte, error) {
 		return nil, fileErr(file, "cannot be read: %v", unwrapPath(err))
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+	// The same file, and still a regular one: a FIFO made in its place may
+	// get the freed inode number.
+	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) || !opened.Mode().IsRegular() {
 		return nil, fileErr(file, "changed while it was being read; it is read again on its next change")
 	}
 	if trusted {
@@ -79,6 +86,10 @@ func readFile(real, dir, name string, max int64, trusted bool) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// beforeOpen runs between readFile's check of a file and its open: a test
+// swaps the file there.
+var beforeOpen = func(path string) {}
 
 // followLink resolves the symlink at path and refuses a target outside real.
 func followLink(real, file, path string) (string, fs.FileInfo, error) {
