@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nanogpt/toolgen/internal/suggest"
 	"github.com/nanogpt/toolgen/runtime/tool"
 	"github.com/nanogpt/toolgen/schema"
 )
@@ -123,7 +124,7 @@ func closest(name string, candidates []string) string {
 	sort.Strings(sorted)
 	best, bestD := "", 1<<30
 	for _, c := range sorted {
-		d := editDistance(name, c)
+		d := suggest.Distance(name, c)
 		limit := 2
 		if min(len(name), len(c)) <= 4 {
 			limit = 1
@@ -140,33 +141,6 @@ func closest(name string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes (flag and
-// command names are ASCII), with a transposition of neighbours counting
-// as one edit (lsit → list).
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // joinOr joins names as "a", "a or b", "a, b or c".

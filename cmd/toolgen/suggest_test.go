@@ -11,26 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"list", "list", 0},
-		{"lsit", "list", 1}, // a transposition is one edit
-		{"tool", "tools", 1},
-		{"workspce", "workspace", 1},
-		{"fromat", "format", 1},
-		{"serv", "serve", 1},
-		{"abc", "", 3},
-		{"kitten", "sitting", 3},
-	} {
-		assert.Equal(t, tc.want, editDistance(tc.a, tc.b), "%q %q", tc.a, tc.b)
-		assert.Equal(t, tc.want, editDistance(tc.b, tc.a), "%q %q", tc.b, tc.a)
-	}
-}
-
 func TestClosest(t *testing.T) {
 	flags := []string{"tools", "workspace", "allow-tools-in-workspace", "exec-allow", "only", "no-builtins", "json", "top"}
 	for _, tc := range []struct{ name, want string }{

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nanogpt/toolgen/internal/suggest"
 )
 
 // topFields are the fields of a descriptor object.
@@ -197,7 +199,7 @@ func (d *specDecoder) example(field string) (Example, error) {
 // unknown reports an unknown field, suggesting the closest known one.
 func (d *specDecoder) unknown(off int64, field, key string, known []string) error {
 	msg, about := "unknown field "+quote(key), join(field, key)
-	if s := suggest(key, known); s != "" {
+	if s := closestField(key, known); s != "" {
 		about = join(field, s) // the problem is with that field: it is misspelt
 		msg += " (did you mean " + quote(s) + "?)"
 		if d.suggested == nil {
@@ -211,8 +213,8 @@ func (d *specDecoder) unknown(off int64, field, key string, known []string) erro
 	return d.skipValue(join(field, key))
 }
 
-// suggest returns the known field closest to key, if close enough.
-func suggest(key string, known []string) string {
+// closestField returns the known field closest to key, if close enough.
+func closestField(key string, known []string) string {
 	if key == "" {
 		return ""
 	}
@@ -221,31 +223,11 @@ func suggest(key string, known []string) string {
 		if strings.HasPrefix(k, key) || strings.HasPrefix(key, k) {
 			return k
 		}
-		if dist := editDistance(strings.ToLower(key), k); dist < bestDist {
+		if dist := suggest.Distance(strings.ToLower(key), k); dist < bestDist {
 			best, bestDist = k, dist
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func quote(s string) string { return strconv.Quote(s) }
