@@ -435,16 +435,7 @@ func Test1000HTTPCallsFrom50Clients(t *testing.T) {
 	hs.CloseClientConnections()
 	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 
-	if !eventually(10*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines }) {
-		buf := make([]byte, 1<<20)
-		t.Errorf("goroutines: %d, baseline %d\n%s", runtime.NumGoroutine(), goroutines, buf[:runtime.Stack(buf, true)])
-	}
-	if !eventually(10*time.Second, func() bool { return openFDs(t) <= fds }) {
-		t.Errorf("open fds: %d, baseline %d", openFDs(t), fds)
-	}
-	if kids := children(); len(kids) > 0 {
-		t.Errorf("child processes left: %+v", kids)
-	}
+	assertNoLeaks(t, goroutines, fds)
 	require.NoError(t, log.Close())
 	recs := auditLines(t, path)
 	require.Len(t, recs, 1004)

@@ -75,6 +75,13 @@ func Test1000ConcurrentCallsLeaveNothingBehind(t *testing.T) {
 	}
 	t.Logf("1000 concurrent calls in %v", time.Since(start))
 
+	assertNoLeaks(t, goroutines, fds)
+}
+
+// assertNoLeaks checks that the goroutines and open fds are back to their
+// baselines within 10 s, and that no child process is left.
+func assertNoLeaks(t *testing.T, goroutines, fds int) {
+	t.Helper()
 	if !eventually(10*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines }) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("goroutines: %d, baseline %d\n%s", runtime.NumGoroutine(), goroutines, buf[:runtime.Stack(buf, true)])
