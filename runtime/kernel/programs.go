@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nanogpt/toolgen/internal/validate"
 )
 
 // Programs that read configuration from the workspace.
@@ -376,7 +378,7 @@ func gitLocation(args []string) []string {
 			out = append(out, a)
 		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
 			out = append(out, a)
-		case a == "-c" || a == "--namespace" || a == "--config-env" || a == "--super-prefix" || a == "--attr-source":
+		case validate.GitOptionTakesValue(a):
 			i++ // the option's value
 		case !strings.HasPrefix(a, "-") || a == "--":
 			return out // the subcommand
