@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ var helloBinary = sync.OnceValues(func() (string, error) {
 })
 
 // BenchmarkStartup runs whole processes, each variant once per round in a
-// rotating order, b.N rounds, and reports each variant's median
+// random order, b.N rounds, and reports each variant's median
 // (interleaving keeps a shared machine's drift out of the ratios): a bare grep (the baseline), a
 // minimal Go program (the start of any Go binary), toolgen version
 // (toolgen's start-up alone), and toolgen call of grep_text doing the same
@@ -96,15 +97,15 @@ func BenchmarkStartup(b *testing.B) {
 	if before := os.Getenv("TOOLGEN_BENCH_BEFORE"); before != "" {
 		vs = append(vs, &variant{name: "before", argv: []string{before, "call", "--workspace", ws, "grep_text", args}})
 	}
-	round := 0
+	// Each round runs the variants in a new random order (seeded, so runs
+	// compare): a call that follows processes that moved no thread between
+	// cgroups pays the RCU grace period of its own move (see README's
+	// Performance), so a fixed order, or a rotation of one, would charge it
+	// to the same variant every time.
+	rng := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
-		// Each round starts at another variant: a call that follows
-		// processes that moved no thread between cgroups pays the RCU
-		// grace period of its own move (see README's Performance), so a
-		// fixed order would charge it to the same variant every time.
-		round++
-		for i := range vs {
-			v := vs[(i+round)%len(vs)]
+		for _, i := range rng.Perm(len(vs)) {
+			v := vs[i]
 			cmd := exec.Command(v.argv[0], v.argv[1:]...)
 			cmd.Dir = ws
 			start := time.Now()
