@@ -62,8 +62,8 @@ func TestPreparedSpawner(t *testing.T) {
 
 // TestPrepareUnused: Prepare makes no spare thread when no cgroup will be
 // needed (WithProcessLimit(0)); and a spawner that needs none neither takes
-// nor waits for a spare another Prepare made (its cgroup move may take an
-// RCU grace period). A spare let go ends its thread and removes its cgroup.
+// nor waits for a spare another Prepare made. A spare let go ends its
+// thread and removes its cgroup.
 func TestPrepareUnused(t *testing.T) {
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
 		t.Skip(e)
