@@ -56,8 +56,10 @@ func newFile(cfg *Config) *jen.File {
 	return f
 }
 
-// sourceText is the header's source path, quoted when it holds anything
-// that could not stand plainly on one comment line.
+// sourceText is a path as generated comments show it (the header's source
+// directory, a descriptor's file name): quoted when it holds anything that
+// could not stand plainly on one comment line (a line break, white space
+// other than a space, a bidi or other invisible character).
 func sourceText(src string) string {
 	if src == "" {
 		return "."

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/dave/jennifer/jen"
 
@@ -134,9 +136,19 @@ func NumberLines(src []byte) string {
 	return b.String()
 }
 
+// MaxDescriptorSize is the size limit of one descriptor file for ReadDir:
+// 1 MiB, the runtime loader's (loader.MaxFileSize). A descriptor is a few
+// hundred bytes.
+const MaxDescriptorSize = 1 << 20
+
 // ReadDir reads the *.tool.json files of dir (not its subdirectories) in
 // name order. Each Descriptor's Path is filepath.Join(dir, name), so
 // messages name files as the caller named the directory. ReadDir only reads.
+//
+// A directory of a repository is hostile input: a descriptor (or what its
+// symlink points to) that is not a regular file (a FIFO, /dev/zero, a
+// socket), or that is larger than MaxDescriptorSize, is a 613 naming the
+// file, found without blocking on it or reading more than the limit.
 func ReadDir(dir string) ([]Descriptor, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -148,7 +160,7 @@ func ReadDir(dir string) ([]Descriptor, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(p)
+		data, err := readDescriptor(p)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +168,37 @@ func ReadDir(dir string) ([]Descriptor, error) {
 	}
 	slices.SortFunc(descs, func(a, b Descriptor) int { return strings.Compare(a.Path, b.Path) })
 	return descs, nil
+}
+
+// readDescriptor reads the file p under ReadDir's rules.
+func readDescriptor(p string) ([]byte, error) {
+	fileErr := func(format string, args ...any) error {
+		e := tool.SpecErrorf("", "file "+format, args...)
+		e.File = p
+		return e
+	}
+	// O_NONBLOCK: opening a FIFO does not wait for a writer; on a regular
+	// file it changes nothing.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fileErr("is not a regular file (%s); a descriptor is a plain JSON file", info.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxDescriptorSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxDescriptorSize {
+		return nil, fileErr("is larger than the limit of %d bytes; a descriptor is a small JSON file", MaxDescriptorSize)
+	}
+	return data, nil
 }
 
 // IsGenerated reports whether src is a file toolgen wrote: its first line is

@@ -25,7 +25,7 @@ type Descriptor struct {
 // genTool is one valid descriptor with everything emission needs.
 type genTool struct {
 	path   string // Descriptor.Path, for messages
-	file   string // its base name, for generated comments
+	file   string // its base name, for generated comments (quoted when odd, see sourceText)
 	spec   tool.Spec
 	tmpl   *validate.Template
 	pos    *tool.Positions
@@ -80,7 +80,7 @@ func loadOne(d Descriptor) (*genTool, error) {
 	}
 	t := &genTool{
 		path:   d.Path,
-		file:   filepath.Base(d.Path),
+		file:   sourceText(filepath.Base(d.Path)),
 		spec:   spec,
 		tmpl:   tmpl,
 		pos:    pos,
