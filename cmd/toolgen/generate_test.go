@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,4 +122,78 @@ func TestGitHubAnnotation(t *testing.T) {
 			t.Errorf("githubAnnotation(%+v)\n got %s\nwant %s", c.p, got, c.want)
 		}
 	}
+}
+
+// TestGenerateOutFileNotRegular: the output file (or its _test.go twin) may
+// be planted by the repository as a FIFO or a symlink to /dev/zero; generate
+// and generate -check refuse it (exit 1, naming it) instead of blocking on
+// the FIFO or reading /dev/zero until memory runs out.
+func TestGenerateOutFileNotRegular(t *testing.T) {
+	for _, c := range []struct{ name, file string }{
+		{"fifo", "tools_gen.go"},
+		{"fifo_test_file", "tools_gen_test.go"},
+		{"dev_zero", "tools_gen.go"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := genModule(t, 1)
+			out := filepath.Join(dir, c.file)
+			if c.name == "dev_zero" {
+				require.NoError(t, os.Symlink("/dev/zero", out))
+			} else {
+				require.NoError(t, syscall.Mkfifo(out, 0o644))
+			}
+			for _, args := range [][]string{{"generate", "--tools", dir}, {"generate", "-check", "--tools", dir}} {
+				type result struct {
+					code   int
+					stderr string
+				}
+				done := make(chan result, 1)
+				go func() {
+					code, _, stderr := runToolgen(args...)
+					done <- result{code, stderr}
+				}()
+				select {
+				case r := <-done:
+					assert.Equal(t, exitFailure, r.code, r.stderr)
+					assert.Contains(t, r.stderr, out+" exists and is not a regular file")
+				case <-time.After(10 * time.Second):
+					if f, err := os.OpenFile(out, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+						f.Close()
+					}
+					t.Fatalf("%v blocked on %s", args, out)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckHostileFileNames: file names (and symlink targets) come from the
+// repository. A name holding a line break, an ANSI escape or a bidi control
+// is printed escaped in the text format, so it can neither forge a line of
+// its own (a GitHub Actions "::" command: the text format runs in CI logs
+// too) nor drive the terminal.
+func TestCheckHostileFileNames(t *testing.T) {
+	dir := t.TempDir()
+	bad := `{"name": "x", "description": "d", "command": "uname -s", "bogus": 1}`
+	names := []string{
+		"a\n::add-mask::secret\n.tool.json",
+		"b\x1b]0;title\a\x1b[31m.tool.json",
+		"c\u202e\xff.tool.json",
+	}
+	for _, n := range names {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, n), []byte(bad), 0o644))
+	}
+	require.NoError(t, os.Symlink("/x\n::warning::forged", filepath.Join(dir, "d.tool.json")))
+	code, _, stderr := runToolgen("check", dir)
+	assert.Equal(t, exitSpec, code, stderr)
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	assert.Len(t, lines, 4, stderr)
+	for _, l := range lines {
+		assert.True(t, strings.HasPrefix(l, dir), "a line that does not start with the directory: %q", l)
+		assert.NotContains(t, l, "\x1b")
+		assert.NotContains(t, l, "\u202e")
+		assert.True(t, utf8.ValidString(l), "%q", l)
+	}
+	assert.Contains(t, stderr, `a\n::add-mask::secret\n.tool.json`)
+	assert.Contains(t, stderr, `c\u202e\xff.tool.json`)
 }

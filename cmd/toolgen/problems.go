@@ -130,7 +130,7 @@ func (p problemPrinter) print(w io.Writer, problems []error) {
 			case formatGitHub:
 				fmt.Fprintln(w, githubAnnotation(p.located(e)))
 			default:
-				fmt.Fprintln(w, strings.TrimRight(p.text(e), "\n"))
+				fmt.Fprintln(w, visible(strings.TrimRight(p.text(e), "\n")))
 			}
 		}
 	}
