@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -49,6 +48,8 @@ type fileState[T any] struct {
 	last    parsed[T] // the last good version, kept while the file is broken
 	since   uint64    // when the file first held last.name: the older claim wins a conflict
 	problem error     // the current version's problem; nil when it loaded
+	size    int64     // the size of the file last holds, counted against maxTotal while good
+	over    bool      // the current version was refused by maxTotal: it is tried again at every reload
 }
 
 // fileSet holds the definitions of one directory, file by file, and resolves
@@ -59,8 +60,12 @@ type fileSet[T any] struct {
 	real    string          // the directory, absolute with symlinks resolved
 	only    map[string]bool // when set, the file names to read; others are ignored
 	maxSize int64
-	trusted bool   // check ownership and permissions of each file
-	refused string // when set, every file is refused unread, with this reason (WithRefusal)
+	// maxTotal bounds the bytes of the files loaded together (their sum):
+	// past it a file is refused (maxSize bounds one file, not how many
+	// there are; hard links make thousands of 1 MiB files cost no disk).
+	maxTotal int64
+	trusted  bool   // check ownership and permissions of each file
+	refused  string // when set, every file is refused unread, with this reason (WithRefusal)
 
 	update  sync.Mutex               // serialises scan and reload, so an older read never lands after a newer one
 	mu      sync.Mutex               // guards what follows
@@ -122,6 +127,7 @@ func (s *fileSet[T]) scan() (bool, error) {
 		}
 	}
 	results := make([]result[T], len(names))
+	over := s.overBudget(names, 0)
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(names)) {
@@ -132,10 +138,15 @@ func (s *fileSet[T]) scan() (bool, error) {
 		})
 	}
 	for i := range names {
+		if over[i] {
+			results[i] = s.overResult(names[i])
+			continue
+		}
 		work <- i
 	}
 	close(work)
 	wg.Wait()
+	s.budget(names, results, 0)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,11 +171,18 @@ func (s *fileSet[T]) scan() (bool, error) {
 func (s *fileSet[T]) reload(names []string) bool {
 	s.update.Lock()
 	defer s.update.Unlock()
-	sort.Strings(names)
+	names = s.withOver(names)
 	results := make([]result[T], len(names))
+	others := s.totalBut(names)
+	over := s.overBudget(names, others)
 	for i, name := range names {
-		results[i] = s.load(name)
+		if over[i] {
+			results[i] = s.overResult(name)
+		} else {
+			results[i] = s.load(name)
+		}
 	}
+	s.budget(names, results, others)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := false
@@ -181,7 +199,93 @@ func (s *fileSet[T]) reload(names []string) bool {
 type result[T any] struct {
 	p    parsed[T]
 	err  error
-	gone bool // the file does not exist
+	gone bool  // the file does not exist
+	size int64 // the bytes read
+	over bool  // refused by maxTotal
+}
+
+// withOver returns names, sorted, with the files refused by maxTotal added:
+// a change elsewhere may have made room for them.
+func (s *fileSet[T]) withOver(names []string) []string {
+	s.mu.Lock()
+	for name, st := range s.files {
+		if st.over {
+			names = append(names, name)
+		}
+	}
+	s.mu.Unlock()
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// totalBut returns the bytes of the loaded files (those whose last version
+// is good) other than names.
+func (s *fileSet[T]) totalBut(names []string) int64 {
+	skip := map[string]bool{}
+	for _, n := range names {
+		skip[n] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var total int64
+	for name, st := range s.files {
+		if st.good && !skip[name] {
+			total += st.size
+		}
+	}
+	return total
+}
+
+// overBudget tells, from the files' sizes on disk and before any is read,
+// which of names (sorted) would take the bytes loaded past maxTotal, given
+// others already loaded: those are not read at all, so that a directory of
+// thousands of large files never sits in memory at once.
+func (s *fileSet[T]) overBudget(names []string, others int64) []bool {
+	over := make([]bool, len(names))
+	if s.maxTotal <= 0 || s.refused != "" {
+		return over
+	}
+	total := others
+	for i, name := range names {
+		info, err := os.Stat(filepath.Join(s.real, name))
+		if err != nil || !info.Mode().IsRegular() || info.Size() > s.maxSize {
+			continue // readFile tells what is wrong with it
+		}
+		if total+info.Size() > s.maxTotal {
+			over[i] = true
+			continue
+		}
+		total += info.Size()
+	}
+	return over
+}
+
+// budget refuses, in name order, each loaded result that takes the bytes
+// loaded (others plus the results before it) past maxTotal: a file that
+// grew after overBudget looked at it.
+func (s *fileSet[T]) budget(names []string, results []result[T], others int64) {
+	if s.maxTotal <= 0 {
+		return
+	}
+	total := others
+	for i := range results {
+		r := &results[i]
+		if r.err != nil || r.gone || r.p.skip {
+			continue
+		}
+		if total+r.size > s.maxTotal {
+			*r = s.overResult(names[i])
+			continue
+		}
+		total += r.size
+	}
+}
+
+// overResult is the 613 of a file refused by the total size limit.
+func (s *fileSet[T]) overResult(name string) result[T] {
+	file := filepath.Join(s.dir, name)
+	return result[T]{over: true, err: fileErr(file, "not loaded: with it, the descriptors of %s would take more than %s in all; "+
+		"a tools directory holds small JSON files (fewer or smaller descriptors load)", s.dir, human(s.maxTotal))}
 }
 
 // load reads and parses one file; it touches no state.
@@ -197,7 +301,7 @@ func (s *fileSet[T]) load(name string) result[T] {
 		return result[T]{err: err}
 	}
 	p, err := s.kind.parse(filepath.Join(s.dir, name), data)
-	return result[T]{p: p, err: err}
+	return result[T]{p: p, err: err, size: int64(len(data))}
 }
 
 // refuse is load under WithRefusal: the file is not read, only seen.
@@ -221,13 +325,13 @@ func (s *fileSet[T]) apply(name string, r result[T]) bool {
 	if existed {
 		*st = *old
 	}
-	st.problem = r.err
+	st.problem, st.over = r.err, r.over
 	if r.err == nil {
 		if !st.good || st.last.name != r.p.name {
 			s.seq++
 			st.since = s.seq
 		}
-		st.good, st.last = !r.p.skip, r.p
+		st.good, st.last, st.size = !r.p.skip, r.p, r.size
 	}
 	s.files[name] = st
 	return !existed || !sameState(old, st)

@@ -40,6 +40,7 @@ type config struct {
 	deny     validate.DenyList
 	known    func(name string) (Known, bool)
 	maxSize  int64
+	maxTotal int64
 	debounce time.Duration
 	noCreate bool
 	only     []string
@@ -93,6 +94,18 @@ func WithKnown(lookup func(name string) (Known, bool)) Option {
 // WithMaxFileSize sets the size limit of one file (default MaxFileSize,
 // 1 MiB). n <= 0 keeps the default.
 func WithMaxFileSize(n int64) Option { return func(c *config) { c.maxSize = n } }
+
+// MaxTotalSize is the default limit of the bytes of all the descriptor files
+// of a directory loaded together: 64 MiB, a hundred thousand descriptors of
+// usual size. It bounds the loader's memory whatever the directory holds
+// (thousands of hard links to one 1 MiB file cost no disk).
+const MaxTotalSize = 64 << 20
+
+// WithMaxTotalSize sets the limit of the bytes of all the files loaded
+// together (default MaxTotalSize). Files are counted in name order; a file
+// that would take the sum past n is a 613 and is not read (a file that loaded
+// before keeps its last good version, as a broken one does).
+func WithMaxTotalSize(n int64) Option { return func(c *config) { c.maxTotal = n } }
 
 // WithDebounce sets how long Watch waits for the directory to be quiet
 // before reloading (default DefaultDebounce). A burst of changes is reloaded
@@ -170,6 +183,9 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 	if c.maxSize <= 0 {
 		c.maxSize = MaxFileSize
 	}
+	if c.maxTotal <= 0 {
+		c.maxTotal = MaxTotalSize
+	}
 	if c.debounce <= 0 {
 		c.debounce = DefaultDebounce
 	}
@@ -203,13 +219,14 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 	}
 	l := &Loader{kernel: k, cfg: c}
 	l.set = &fileSet[*base.CommandToolBase]{
-		kind:    fileKind[*base.CommandToolBase]{ext: tool.DescriptorExt, noun: "tool", parse: l.parse},
-		dir:     filepath.Clean(dir),
-		real:    real,
-		maxSize: c.maxSize,
-		trusted: !c.untrusted,
-		refused: c.refused,
-		files:   map[string]*fileState[*base.CommandToolBase]{},
+		kind:     fileKind[*base.CommandToolBase]{ext: tool.DescriptorExt, noun: "tool", parse: l.parse},
+		dir:      filepath.Clean(dir),
+		real:     real,
+		maxSize:  c.maxSize,
+		maxTotal: c.maxTotal,
+		trusted:  !c.untrusted,
+		refused:  c.refused,
+		files:    map[string]*fileState[*base.CommandToolBase]{},
 	}
 	if c.only != nil {
 		l.set.only = map[string]bool{}
