@@ -330,6 +330,12 @@ func openAudit(env *cmdEnv, sf serveFlags, workspace string) (*audit.Log, error)
 	if sf.auditFile == "-" {
 		return audit.NewWriter(env.stderr), nil
 	}
+	if lexicallyInside(sf.auditFile, workspace) && !inside(sf.auditFile, workspace) {
+		// The repository holds a symlink on the way to the log: it would
+		// choose where serve writes (and would silence the warning below).
+		return nil, fmt.Errorf("--audit %s lies in the workspace, but a symlink there leads it out of the workspace, to %s: the repository would choose where the log is written; give a path outside the workspace",
+			sf.auditFile, resolvedDir(sf.auditFile))
+	}
 	if inside(sf.auditFile, workspace) {
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: the audit log %s is inside the workspace, where the tools (and the agent) may be able to write\n", sf.auditFile)
 	}
@@ -352,6 +358,27 @@ func checkAuditDir(file string) error {
 		return fmt.Errorf("--audit %s: %s is a file, not a directory", file, dir)
 	}
 	return nil
+}
+
+// lexicallyInside reports whether path lies in dir as written (both made
+// absolute, no symlink resolved).
+func lexicallyInside(path, dir string) bool {
+	ap, err1 := filepath.Abs(path)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(ad, ap)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// resolvedDir is path's directory with its symlinks resolved (path itself
+// when that fails).
+func resolvedDir(path string) string {
+	if r, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return r
+	}
+	return path
 }
 
 // inside reports whether path lies in dir (both made absolute, symlinks of
