@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Summary is what Summarize finds in a log.
@@ -133,7 +136,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	})
 	for _, n := range names {
 		t := s.Tools[n]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\n", n, t.Calls, t.Refused, t.Failed, t.NonZero, t.TotalMS/float64(t.Calls))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\n", cell(n), t.Calls, t.Refused, t.Failed, t.NonZero, t.TotalMS/float64(t.Calls))
 	}
 	fmt.Fprintf(tw, "\nrefusals per rule:\n")
 	if len(s.Refusals) == 0 {
@@ -151,7 +154,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 			return strings.Compare(a, b)
 		})
 		for _, r := range rules {
-			fmt.Fprintf(tw, "%s\t%d\n", r, s.Refusals[r])
+			fmt.Fprintf(tw, "%s\t%d\n", cell(r), s.Refusals[r])
 		}
 	}
 	fmt.Fprintf(tw, "\nslowest calls:\n")
@@ -160,7 +163,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(tw, "MS\tTOOL\tTIME\tSESSION\tARGV\n")
 		for _, r := range s.Slowest {
-			fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", r.DurationMS, r.Tool, r.Time, session(r), argvText(r))
+			fmt.Fprintf(tw, "%.2f\t%s\t%s\t%s\t%s\n", r.DurationMS, cell(r.Tool), cell(r.Time), cell(session(r)), argvText(r))
 		}
 	}
 	fmt.Fprintf(tw, "\nprocesses killed:\n")
@@ -173,7 +176,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 			if r.TimedOut {
 				why = "timed out"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", r.Time, r.Tool, why, r.DurationMS, argvText(r))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", cell(r.Time), cell(r.Tool), why, r.DurationMS, argvText(r))
 		}
 	}
 	return tw.Flush()
@@ -192,13 +195,47 @@ func argvText(r Record) string {
 	}
 	q := make([]string, len(r.Argv))
 	for i, a := range r.Argv {
-		if a == "" || strings.ContainsAny(a, " \t\n\"'\\") {
-			b, _ := json.Marshal(a)
-			a = string(b)
+		if a == "" || strings.ContainsAny(a, " \"'\\") || cell(a) != a {
+			a = strconv.Quote(a)
 		}
 		q[i] = a
 	}
 	return strings.Join(q, " ")
+}
+
+// cell makes a value of the log fit for one cell of the text summary: the
+// log may be hostile (written where the agent can write, or handed over by
+// someone), and its strings must neither drive the terminal (escape
+// sequences, bidi controls), start a line of their own, nor split a column
+// (a tab is tabwriter's cell separator). Every rune that is not printable (a
+// space excepted) is written as its Go escape (\x1b, \t, \u202e), an invalid
+// byte as \xNN.
+func cell(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r != ' ' && !unicode.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == ' ' || r != utf8.RuneError && unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func joinInts(xs []int) string {

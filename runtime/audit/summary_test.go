@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,4 +84,33 @@ func FuzzSummarize(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestWriteTextHostileLog: a log may be hostile (written where the agent can
+// write, or handed over); its strings reached the terminal as they were, so a
+// tool name, time, rule or argv word could send escape sequences, forge a row
+// with a newline or shift the columns with a tab. Each cell is escaped, and
+// every line of the text is a line of the summary's own.
+func TestWriteTextHostileLog(t *testing.T) {
+	rec := map[string]any{
+		"seq": 1, "time": "t\x1b[2J", "tool": "x\x1b]0;pwn\a\nFAKE\tROW", "duration_ms": 5,
+		"argv": []string{"a\x1b[31m", "b\u202e", "c\x7f"}, "killed": true, "timed_out": true,
+		"code": 614, "rule": "r\x1b[1m\nforged\u2028",
+	}
+	line, err := json.Marshal(rec)
+	require.NoError(t, err)
+	s, err := Summarize(bytes.NewReader(append(line, '\n')), 5)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, s.WriteText(&out))
+	text := out.String()
+	for i, r := range text {
+		if r != '\n' && r != ' ' && !unicode.IsPrint(r) {
+			t.Fatalf("the summary holds %U at byte %d:\n%s", r, i, text)
+		}
+	}
+	assert.NotContains(t, text, "\nFAKE")
+	assert.NotContains(t, text, "\nforged")
+	assert.Contains(t, text, `x\x1b]0;pwn\a\nFAKE\tROW`)
+	assert.Contains(t, text, `"a\x1b[31m" "b\u202e" "c\x7f"`)
 }
