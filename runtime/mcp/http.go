@@ -19,6 +19,7 @@ const (
 	DefaultMaxSessions    = 256
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultMaxBodyBytes   = DefaultMaxMessageBytes
+	DefaultBodyTimeout    = 30 * time.Second
 )
 
 // HTTPOptions configure Handler.
@@ -41,6 +42,10 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body (413 beyond). Default
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// BodyTimeout bounds how long the body of a request may take to arrive
+	// (408 beyond), so that a client sending it slowly holds neither a
+	// goroutine nor anything else for long. Default DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// AllowedOrigins are the origins (scheme://host[:port]) a browser
 	// request may come from besides the server's own; see Handler.
 	AllowedOrigins []string
@@ -61,6 +66,9 @@ type HTTPOptions struct {
 //     of no session (a new session, or any request when stateless), so a
 //     load balancer moves on to another replica; an open session's
 //     requests still reach it (its stream delivers the last answers);
+//   - the body of a POST is read whole, within BodyTimeout (408 beyond),
+//     before the request counts towards MaxSessions: a client trickling
+//     its body cannot hold a place of a session being opened;
 //   - a request opening a new session when MaxSessions are open: 503.
 //
 // Request bodies are bounded by MaxBodyBytes (413), the calls running at
@@ -80,6 +88,9 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
 	}
 	inner := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Stateless:           o.Stateless,
@@ -130,6 +141,11 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service Unavailable: shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	// The body first: whoever sends it slowly is cut off at BodyTimeout and
+	// has held no place among the sessions being opened.
+	if !checkHTTPID(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout) {
+		return
+	}
 	if !h.opts.Stateless && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 		// A new session. Count those being opened too, so that a burst
 		// of initialize requests cannot overshoot the bound.
@@ -162,9 +178,6 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		h.s.addRequests(1)
 		defer h.s.addRequests(-1)
-	}
-	if !checkHTTPID(w, r, h.opts.MaxBodyBytes) {
-		return
 	}
 	h.inner.ServeHTTP(codeFixWriter{w}, r)
 }
