@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,20 +45,31 @@ type ToolStats struct {
 	TotalMS float64 `json:"total_ms"`
 }
 
+// maxLineBytes is the longest line Summarize parses; a longer one is a line
+// that is not a record (no record is that long: a call's arguments are
+// bounded far below it).
+var maxLineBytes = 64 << 20
+
 // Summarize reads a log (one record per line) and keeps the top slowest
-// calls.
+// calls. A line longer than 64 MiB counts as a line that is not a record,
+// and is skipped without being held in memory.
 func Summarize(r io.Reader, top int) (*Summary, error) {
 	s := &Summary{Tools: map[string]*ToolStats{}, Refusals: map[string]int{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10), max: maxLineBytes}
 	var last uint64
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if len(strings.TrimSpace(string(line))) == 0 {
+	for n := 1; ; n++ {
+		line, tooLong, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return s, fmt.Errorf("audit: reading the log: %w", err)
+		}
+		if !tooLong && len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var rec Record
-		if err := json.Unmarshal(line, &rec); err != nil || rec.Tool == "" || rec.Seq == 0 {
+		if tooLong || json.Unmarshal(line, &rec) != nil || rec.Tool == "" || rec.Seq == 0 {
 			s.BadLines++
 			if len(s.BadLineNos) < 10 {
 				s.BadLineNos = append(s.BadLineNos, n)
@@ -107,10 +119,40 @@ func Summarize(r io.Reader, top int) (*Summary, error) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return s, fmt.Errorf("audit: reading the log: %w", err)
-	}
 	return s, nil
+}
+
+// lineReader reads lines of at most max bytes; of a longer line it keeps
+// nothing.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+// next returns the next line without its newline, or tooLong (and no
+// line) when it is longer than max; io.EOF after the last line.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	l.buf = l.buf[:0]
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if !tooLong {
+			if len(l.buf)+len(chunk) > l.max+1 { // +1: the newline
+				tooLong, l.buf = true, l.buf[:0]
+			} else {
+				l.buf = append(l.buf, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && (tooLong || len(l.buf) > 0):
+			return bytes.TrimSuffix(l.buf, []byte("\n")), tooLong, nil
+		case err != nil:
+			return nil, false, err
+		}
+		return bytes.TrimSuffix(l.buf, []byte("\n")), tooLong, nil
+	}
 }
 
 // WriteText writes the summary for a person.

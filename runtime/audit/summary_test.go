@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -113,4 +114,45 @@ func TestWriteTextHostileLog(t *testing.T) {
 	assert.NotContains(t, text, "\nforged")
 	assert.Contains(t, text, `x\x1b]0;pwn\a\nFAKE\tROW`)
 	assert.Contains(t, text, `"a\x1b[31m" "b\u202e" "c\x7f"`)
+}
+
+// TestSummarizeOverlongLine: one line longer than 64 MiB made the whole
+// summary fail (bufio.Scanner: token too long), so a log could hide every
+// record behind one such line. It counts as a line that is not a record,
+// is never held in memory, and the records around it are summarised; a
+// long line under the limit (longer than the read buffer) is still a
+// record.
+func TestSummarizeOverlongLine(t *testing.T) {
+	big := `{"seq":2,"tool":"a","args":{"w":"` + strings.Repeat("y", 150<<10) + `"},"duration_ms":1}`
+	log := io.MultiReader(
+		strings.NewReader(`{"seq":1,"tool":"a","duration_ms":1}`+"\n"+big+"\n"),
+		&repeatReader{c: 'x', n: 65 << 20},
+		strings.NewReader("\n"+`{"seq":3,"tool":"a","duration_ms":1}`+"\n"),
+		&repeatReader{c: 'z', n: 65 << 20}, // the last line, without a newline
+	)
+	s, err := Summarize(log, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 3, s.Calls)
+	assert.Equal(t, 2, s.BadLines)
+	assert.Equal(t, []int{3, 5}, s.BadLineNos)
+	assert.Equal(t, 0, s.Gaps)
+}
+
+// repeatReader reads n bytes c.
+type repeatReader struct {
+	c     byte
+	n     int
+	chunk []byte
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	if r.chunk == nil {
+		r.chunk = bytes.Repeat([]byte{r.c}, 64<<10)
+	}
+	k := copy(p[:min(len(p), r.n)], r.chunk)
+	r.n -= k
+	return k, nil
 }
