@@ -55,7 +55,7 @@ func runList(c *command, env *cmdEnv, args []string) int {
 		tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tFORM\tDESCRIPTION")
 		for _, e := range entries {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, strings.Join(strings.Fields(e.Description), " "))
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, visible(strings.Join(strings.Fields(e.Description), " ")))
 		}
 		tw.Flush()
 	}
