@@ -402,6 +402,23 @@ func (sc *scanner) option(st *progState, words []Word, i, depth int) int {
 		}
 	}
 	if st.p.WordsOnly {
+		for _, part := range w {
+			switch info := sc.info(part.Slot); {
+			case part.Slot == "", info.letterFree:
+			case info.enum:
+				sc.out.expand = part.Slot
+				return i
+			default: // -exe{x}: the value may finish an option word
+				opt := (&Template{Words: []Word{w}}).String()
+				sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true})
+				if i+1 < len(words) { // … whose value or command is the next word
+					for _, s := range slotsOf(words[i+1]) {
+						sc.add(codeSite{slot: s, prog: st.name, opt: opt + "…", names: true})
+					}
+				}
+				return i
+			}
+		}
 		return i
 	}
 	if strings.HasPrefix(w[0].Lit, "--") {
