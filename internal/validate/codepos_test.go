@@ -188,7 +188,7 @@ var codeCases = []codeCase{
 	{"tar --rsh-command={p} -xf {f}", nil, refused("p", "tar's --rsh-command")},
 	{"tar --rmt-command={p} -xf {f}", nil, refused("p", "tar's --rmt-command")},
 	{"tar --checkpoint={n} -xf {f}", map[string]string{"n": "int"}, nil}, // exact beats the abbreviation
-	{"tar -xfI {f}", nil, nil},                                            // -f's value is "I"
+	{"tar -xfI {f}", nil, nil}, // -f's value is "I"
 	{"tar -C {d} -xf {f}", nil, nil},
 	// rsync.
 	{"rsync -e {p} {f} x", nil, refused("p", "rsync's -e")},
@@ -238,8 +238,8 @@ var codeCases = []codeCase{
 	{"git rebase -x {p} main", nil, refused("p", "git's -x")},
 	{"git rebase --exec {p} main", nil, refused("p", "git's --exec")},
 	{"git difftool -x {p}", nil, refused("p", "git's -x")},
-	{"git -c color.ui=never grep -O {p}", nil, nil},         // -O takes an attached value only: {p} is the pattern
-	{"git fetch -u {u}", nil, nil},                           // fetch -u is --update-head-ok
+	{"git -c color.ui=never grep -O {p}", nil, nil},                  // -O takes an attached value only: {p} is the pattern
+	{"git fetch -u {u}", nil, nil},                                   // fetch -u is --update-head-ok
 	{"git log -c -n {n} -- {p}", map[string]string{"n": "int"}, nil}, // log -c is the combined diff
 	{"git log -{n} -e{re}", map[string]string{"n": "int"}, nil},
 	{"git grep -e {re} -- {p}", nil, nil},
