@@ -237,6 +237,15 @@ type codeSite struct {
 	// (sed -n{x}); sub: it is git's subcommand; cmd: it is the command a
 	// codeCommand option runs.
 	names, sub, cmd bool
+	// afterDashes: the slot follows the word's leading dashes ("-{x}"),
+	// which slotNamesOption refuses already.
+	afterDashes bool
+}
+
+// afterDashes reports whether slot follows w's leading dashes, the place
+// slotNamesOption judges.
+func afterDashes(w Word, slot string) bool {
+	return len(w) > 1 && w[0].Slot == "" && w[1].Slot == slot && strings.Trim(w[0].Lit, "-") == ""
 }
 
 // sedSite is one sed script of a template: a word, or the rest of a word
@@ -410,7 +419,7 @@ func (sc *scanner) option(st *progState, words []Word, i, depth int) int {
 				return i
 			default: // -exe{x}: the value may finish an option word
 				opt := (&Template{Words: []Word{w}}).String()
-				sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true})
+				sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true, afterDashes: afterDashes(w, part.Slot)})
 				if i+1 < len(words) { // … whose value or command is the next word
 					for _, s := range slotsOf(words[i+1]) {
 						sc.add(codeSite{slot: s, prog: st.name, opt: opt + "…", names: true})
@@ -460,7 +469,7 @@ func (sc *scanner) long(st *progState, rows []*codeOption, words []Word, i, dept
 	opt := strings.TrimPrefix(name.String(), "--")
 	if len(unknown) > 0 && hasLong(rows) {
 		for _, s := range unknown {
-			sc.add(codeSite{slot: s, prog: st.name, opt: "--" + opt, names: true})
+			sc.add(codeSite{slot: s, prog: st.name, opt: "--" + opt, names: true, afterDashes: afterDashes(w, s)})
 		}
 		// The name is unknown: its value may be code too.
 		if !attached && i+1 < len(words) {
@@ -552,7 +561,7 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 			}
 			// The value adds option letters, a code one among them perhaps.
 			opt := (&Template{Words: []Word{w[:k+1]}}).String()
-			sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true})
+			sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true, afterDashes: afterDashes(w, part.Slot)})
 			if k == len(w)-1 && i+1 < len(words) {
 				for _, s := range slotsOf(words[i+1]) {
 					sc.add(codeSite{slot: s, prog: st.name, opt: opt + "…", names: true})
@@ -755,6 +764,8 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 		return tool.SpecErrorf(field, "slot %q: %sit is git's subcommand, and some subcommands run programs or the commands they are given "+
 			"(difftool, filter-branch, submodule foreach, bisect run); the model must not choose it: write the subcommand out in the "+
 			"template, or give the slot an enum of the allowed subcommands", a.Name, note)
+	case site.names && site.afterDashes:
+		return nil // slotNamesOption's 613 says it
 	case site.names:
 		return tool.SpecErrorf(field, "slot %q: %sit stands among the option letters or in the option name of %q, so its value would "+
 			"choose options of %s, and some of them take code (%s); the model must not choose options: write them out in the "+

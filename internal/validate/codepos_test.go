@@ -172,6 +172,7 @@ var codeCases = []codeCase{
 	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|reverse"}, nil},
 	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|compress-program"}, refused("v", `reading {o} as "compress-program", it is the value of sort's --compress-program`)},
 	{"sort --c{o} {v} {f}", nil, map[string]string{"arguments.o": "option name", "arguments.v": `"--c…"`}}, // o = "ompress-program"
+	{"find . -{o} {v} +", nil, map[string]string{"arguments.o": "right after its dashes", "arguments.v": `"-{o}…"`}},
 	{"find . -exe{o} {v} +", nil, map[string]string{"arguments.o": `option name of "-exe{o}"`, "arguments.v": `"-exe{o}…"`}},
 	// tar.
 	{"tar -I {p} -xf {f}", nil, refused("p", "tar's -I, which names the program tar runs as the compressor")},
