@@ -86,9 +86,12 @@ type codeProgram struct {
 	Long     []string // other long options, where an exact name beats an abbreviation
 	// WordsOnly: the program has no option clusters (find's -name, -exec).
 	WordsOnly bool
-	Sed       bool // the first operand is the script unless -e/-f is given
-	Git       bool // top-level options, a subcommand, then the subcommand's options
-	Code      []codeOption
+	// OldStyle: a first argument without a dash is a cluster of option
+	// letters whose values are the next words (tar xIf PROG ARCHIVE).
+	OldStyle bool
+	Sed      bool // the first operand is the script unless -e/-f is given
+	Git      bool // top-level options, a subcommand, then the subcommand's options
+	Code     []codeOption
 
 	match DenyList // Names, as a matcher
 }
@@ -147,7 +150,7 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"tar", "gtar", "bsdtar"}, Abbrev: true, ArgShort: "bCfFgHIKLNTVX",
+		Names: []string{"tar", "gtar", "bsdtar"}, Abbrev: true, OldStyle: true, ArgShort: "bCfFgHIKLNTVX",
 		ArgLong: []string{"file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "format",
 			"label", "newer", "after-date", "newer-mtime", "starting-file", "listed-incremental", "blocking-factor",
 			"tape-length", "mode", "mtime", "owner", "group", "owner-map", "group-map", "sort", "suffix",
@@ -325,8 +328,17 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 	}
 	var operands []int
 	endOpts := false
-	for i := 0; i < len(words) && sc.out.expand == ""; i++ {
+	var consumed map[int]bool // words an old-style cluster takes as values
+	start := 0
+	if p.OldStyle && len(words) > 0 && !isOptionWord(words[0]) {
+		consumed = sc.oldStyle(&st, words)
+		start = 1
+	}
+	for i := start; i < len(words) && sc.out.expand == ""; i++ {
 		w := words[i]
+		if consumed[i] {
+			continue
+		}
 		if endOpts || !isOptionWord(w) {
 			if !st.subDone {
 				st.subDone, endOpts = true, false
@@ -359,6 +371,52 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 	if p.Sed && !st.scriptGiven && len(operands) > 0 {
 		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, word: words[operands[0]]})
 	}
+}
+
+// oldStyle reads words[0] as a cluster of option letters without a dash
+// (tar xIf PROG ARCHIVE): each letter that takes a value takes the next
+// word not yet taken. It returns the words taken.
+func (sc *scanner) oldStyle(st *progState, words []Word) map[int]bool {
+	consumed := map[int]bool{}
+	next := 1
+	rows := st.rows()
+	cluster := (&Template{Words: []Word{words[0]}}).String()
+	for _, part := range words[0] {
+		if part.Slot != "" {
+			switch info := sc.info(part.Slot); {
+			case info.letterFree:
+				continue
+			case info.enum:
+				sc.out.expand = part.Slot
+				return consumed
+			}
+			// The value is option letters; each may take a later word.
+			sc.add(codeSite{slot: part.Slot, prog: st.name, opt: cluster, names: true})
+			for _, w := range words[next:] {
+				for _, s := range slotsOf(w) {
+					sc.add(codeSite{slot: s, prog: st.name, opt: cluster + "…", names: true})
+				}
+			}
+			return consumed
+		}
+		for j := 0; j < len(part.Lit); j++ {
+			c := part.Lit[j]
+			code := false
+			for _, o := range rows {
+				if strings.IndexByte(o.Short, c) >= 0 && next < len(words) {
+					for _, s := range slotsOf(words[next]) {
+						sc.add(codeSite{slot: s, prog: st.name, opt: "-" + string(c) + " (in " + cluster + ")", kind: o.Kind, why: o.Why})
+					}
+					code = true
+				}
+			}
+			if (code || st.takesShort(c)) && next < len(words) {
+				consumed[next] = true
+				next++
+			}
+		}
+	}
+	return consumed
 }
 
 // progState is the state of reading one program's words.
@@ -661,17 +719,77 @@ const maxCodeVariants = 256
 func checkCode(s *tool.Spec, t *Template) []error {
 	var errs []error
 	seen := map[string]bool{}
-	add := func(err *tool.Error) {
-		if !seen[err.Error()] {
-			seen[err.Error()] = true
-			errs = append(errs, err)
+	fields := map[string]bool{}
+	// A reading's 613 is kept when it is new; one from another reading (an
+	// enum value, a dropped word) only when its slot has none yet.
+	add := func(err *tool.Error, note string) {
+		if seen[err.Error()] || note != "" && fields[err.Field] {
+			return
 		}
+		seen[err.Error()] = true
+		fields[err.Field] = true
+		errs = append(errs, err)
 	}
-	checkCodeVariant(s, t, slotInfoOf(s), add, 0, "")
+	info := slotInfoOf(s)
+	variants := 0
+	for _, drop := range dropSets(s, t) {
+		tv, note := t, ""
+		if len(drop) > 0 {
+			tv = without(t, drop)
+			for _, d := range drop {
+				note = joinNote(note, fmt.Sprintf("{%s} unset (its word dropped)", d))
+			}
+		}
+		variants = checkCodeVariant(s, tv, info, add, variants, note)
+	}
 	return errs
 }
 
-func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add func(*tool.Error), variants int, note string) int {
+// dropSets lists the sets of optional slots without a default whose words
+// a call may drop (an unset optional slot drops its word, and the next word
+// moves into its place: sed -l {n} {s} {f} without n makes {f} the script):
+// every subset of up to six such slots, the empty set first; with more,
+// each one alone and all together.
+func dropSets(s *tool.Spec, t *Template) [][]string {
+	var opt []string
+	if codeEntry(t.Binary()) != nil {
+		for _, name := range t.Slots() {
+			if a, ok := s.Arg(name); ok && !a.Required && !a.HasDefault {
+				opt = append(opt, name)
+			}
+		}
+	}
+	sets := [][]string{nil}
+	if len(opt) > 6 {
+		for _, o := range opt {
+			sets = append(sets, []string{o})
+		}
+		return append(sets, opt)
+	}
+	for mask := 1; mask < 1<<len(opt); mask++ {
+		var set []string
+		for k, o := range opt {
+			if mask&(1<<k) != 0 {
+				set = append(set, o)
+			}
+		}
+		sets = append(sets, set)
+	}
+	return sets
+}
+
+// without returns t without the words that hold one of slots.
+func without(t *Template, slots []string) *Template {
+	out := &Template{}
+	for _, w := range t.Words {
+		if !slices.ContainsFunc(slotsOf(w), func(s string) bool { return slices.Contains(slots, s) }) {
+			out.Words = append(out.Words, w)
+		}
+	}
+	return out
+}
+
+func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add func(*tool.Error, string), variants int, note string) int {
 	scan := scanTemplate(t, info)
 	if scan.expand != "" {
 		a, _ := s.Arg(scan.expand)
@@ -679,7 +797,7 @@ func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add
 			variants++
 			if variants > maxCodeVariants {
 				add(tool.SpecErrorf("arguments."+a.Name, "slot %q: its enum values name options of %s, and there are too many readings "+
-					"of the template to check them all (more than %d); write the options out in the template", a.Name, BinaryName(t.Binary()), maxCodeVariants))
+					"of the template to check them all (more than %d); write the options out in the template", a.Name, BinaryName(t.Binary()), maxCodeVariants), "")
 				return variants
 			}
 			n := variantNote(note, a.Name, v)
@@ -689,12 +807,12 @@ func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add
 	}
 	for _, site := range scan.sites {
 		if err := siteError(s, site, note); err != nil {
-			add(err)
+			add(err, note)
 		}
 	}
 	for _, site := range scan.sed {
 		for _, err := range sedSiteErrors(s, site, info, note) {
-			add(err)
+			add(err, note)
 		}
 	}
 	return variants
@@ -702,10 +820,14 @@ func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add
 
 // variantNote says which enum values a reading of the template took.
 func variantNote(note, slot, v string) string {
+	return joinNote(note, fmt.Sprintf("{%s} as %q", slot, v))
+}
+
+func joinNote(note, more string) string {
 	if note != "" {
-		note += ", "
+		return note + " and " + more
 	}
-	return note + fmt.Sprintf("{%s} as %q", slot, v)
+	return more
 }
 
 // substitute returns t with every {slot} replaced by the literal v.
@@ -752,7 +874,7 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 	}
 	field := "arguments." + a.Name
 	if note != "" {
-		note = "reading " + note + ", "
+		note = "with " + note + ", "
 	}
 	opt := site.opt
 	if site.full != "" {
@@ -796,7 +918,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 		where += " (its first operand, as no -e or -f is given)"
 	}
 	if note != "" {
-		note = "reading " + note + ", "
+		note = "with " + note + ", "
 	}
 	var free, letterFree, enums []tool.Arg
 	for _, name := range slotsOf(site.word) {

@@ -11,7 +11,8 @@ import (
 )
 
 // codeSpec builds a spec for template cmd. Every slot is a required string
-// unless decl says otherwise: "enum:a|b", "pattern:RE", "int", "path".
+// unless decl says otherwise: "enum:a|b", "pattern:RE", "int", "path",
+// "default:v"; a leading "opt" makes it optional ("opt enum:a|b").
 func codeSpec(cmd string, decl map[string]string) *tool.Spec {
 	t, err := ParseTemplate(cmd)
 	if err != nil {
@@ -20,8 +21,14 @@ func codeSpec(cmd string, decl map[string]string) *tool.Spec {
 	s := &tool.Spec{Name: "t", Description: "d", Command: cmd}
 	for _, name := range t.Slots() {
 		a := tool.Arg{Name: name, Type: tool.String, Description: "d", Required: true}
-		kind, val, _ := strings.Cut(decl[name], ":")
+		d := decl[name]
+		if rest, ok := strings.CutPrefix(d, "opt"); ok {
+			a.Required, d = false, strings.TrimSpace(rest)
+		}
+		kind, val, _ := strings.Cut(d, ":")
 		switch kind {
+		case "default":
+			a.Required, a.Default, a.HasDefault = false, val, true
 		case "enum":
 			a.Enum = strings.Split(val, "|")
 		case "pattern":
@@ -99,7 +106,7 @@ var codeCases = []codeCase{
 	{"sed -n{p} {f}", nil, map[string]string{"arguments.p": `option letters or in the option name of "-n{p}"`,
 		"arguments.f": `"-n{p}…"`}}, // p = "e" makes {f} the script
 	{"sed -n{p} {s} {f}", nil, map[string]string{"arguments.p": "option letters", "arguments.s": "sed's script"}},
-	{"sed -{o} {s} {f}", map[string]string{"o": "enum:n|s"}, refused("s", `reading {o} as "n", it is (part of) sed's script`)},
+	{"sed -{o} {s} {f}", map[string]string{"o": "enum:n|s"}, refused("s", `with {o} as "n", it is (part of) sed's script`)},
 	{"sed -{o} {s} {f}", map[string]string{"o": "enum:n|e", "s": "enum:1p|2p"}, nil},
 	// sed: enums are checked value by value with SedScript.
 	{"sed -n {s} {f}", map[string]string{"s": "enum:1p|2p|s/a/b/gp"}, nil},
@@ -137,6 +144,23 @@ var codeCases = []codeCase{
 	{"sed {f} -e p", nil, nil},
 	{"sed -e p {f}", nil, nil},
 	{"sed -n -e 1p --expression=2p {f}", nil, nil},
+	// An optional slot without a default drops its word when unset, and the
+	// next word moves into its place.
+	{"sed -l {n} {s} {f}", map[string]string{"n": "opt", "s": "enum:1p|2p"}, refused("f", "with {n} unset (its word dropped), it is (part of) sed's script")},
+	{"sed -e {s} {f}", map[string]string{"s": "opt enum:1p|2p"}, refused("f", "with {s} unset (its word dropped), it is (part of) sed's script (the value of -e)")},
+	{"sed -n {r}p {f}", map[string]string{"r": "opt pattern:^[0-9]+$"}, refused("f", "with {r} unset")},
+	{"sed -n {r}p {f}", map[string]string{"r": "opt pattern:^[0-9]+$", "f": "enum:a.txt|b.txt"}, nil},
+	{"sort -o {o} --compress-program gzip {f}", map[string]string{"o": "opt"}, nil},
+	{"sort -T {o} --compress-program {p} {f}", map[string]string{"o": "opt", "p": "enum:gzip"}, nil},
+	{"git -C {d} log {x}", map[string]string{"d": "opt"}, refused("x", "with {d} unset (its word dropped), it is git's subcommand")},
+	{"git -C {d} log {x}", map[string]string{"d": "default:."}, nil},
+	// tar reads a first argument without a dash as option letters.
+	{"tar xIf {p} {f}", nil, refused("p", `tar's -I (in xIf)`)},
+	{"tar cfI {f} {p} {g}", nil, refused("p", `tar's -I (in cfI)`)},
+	{"tar xf {f}", nil, nil},
+	{"tar x{m} {f}", nil, map[string]string{"arguments.m": `option letters or in the option name of "x{m}"`, "arguments.f": `"x{m}…"`}},
+	{"tar {m}f {f}", map[string]string{"m": "enum:x|t"}, nil},
+	{"tar {m}f {f} {p}", map[string]string{"m": "enum:x|xI"}, refused("f", `with {m} as "xI", it is the value of tar's -I (in xIf)`)}, // I takes the first word
 	// find: the command -exec and its kin run.
 	{"find {p} -exec {c} +", nil, refused("c", "the program find's -exec runs")},
 	{"find . -execdir {c} {x} +", nil, refused("c", "find's -execdir")},
@@ -149,7 +173,7 @@ var codeCases = []codeCase{
 	{"find . -exec sort --compress-program={p} {x} +", nil, refused("p", "sort's --compress-program")},
 	{"find {p} -name {n}", nil, nil},
 	{"find {p} -{t} {n}", map[string]string{"t": "enum:name|iname"}, nil},
-	{"find {p} -{t} {n}", map[string]string{"t": "enum:name|exec"}, refused("n", `reading {t} as "exec", it is the program find's -exec runs`)},
+	{"find {p} -{t} {n}", map[string]string{"t": "enum:name|exec"}, refused("n", `with {t} as "exec", it is the program find's -exec runs`)},
 	// fd: -x/--exec, -X/--exec-batch.
 	{"fd {p} -x {c}", nil, refused("c", "fd's -x")},
 	{"fd {p} -X {c}", nil, refused("c", "fd's -X")},
@@ -170,7 +194,7 @@ var codeCases = []codeCase{
 	{"sort -- --compress-program {p}", nil, nil}, // after --, both are files
 	{"sort -k {k} {f}", nil, nil},
 	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|reverse"}, nil},
-	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|compress-program"}, refused("v", `reading {o} as "compress-program", it is the value of sort's --compress-program`)},
+	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|compress-program"}, refused("v", `with {o} as "compress-program", it is the value of sort's --compress-program`)},
 	{"sort --c{o} {v} {f}", nil, map[string]string{"arguments.o": "option name", "arguments.v": `"--c…"`}}, // o = "ompress-program"
 	{"find . -{o} {v} +", nil, map[string]string{"arguments.o": "right after its dashes", "arguments.v": `"-{o}…"`}},
 	{"find . -exe{o} {v} +", nil, map[string]string{"arguments.o": `option name of "-exe{o}"`, "arguments.v": `"-exe{o}…"`}},
@@ -219,7 +243,8 @@ var codeCases = []codeCase{
 	{"git --exec-path {sub} {x}", nil, refused("sub", "it is git's subcommand")},
 	{"git -C {d} {sub} {x}", nil, refused("sub", "it is git's subcommand")},
 	{"git {sub} {x}", map[string]string{"sub": "enum:log|status"}, nil},
-	{"git {sub} --upload-pack={p} {x}", map[string]string{"sub": "enum:log|clone"}, refused("p", `reading {sub} as "clone", it is the value of git's --upload-pack`)},
+	{"git {sub} -u {p} {x}", map[string]string{"sub": "enum:log|clone"}, refused("p", `with {sub} as "clone", it is the value of git's -u`)},
+	{"git {sub} -u {p} {x}", map[string]string{"sub": "enum:log|fetch"}, nil}, // fetch -u is --update-head-ok
 	// … and the subcommands' options, abbreviated as parse-options allows.
 	{"git clone --upload-pack={p} {u}", nil, refused("p", "git's --upload-pack")},
 	{"git clone -u {p} {u}", nil, refused("p", "git's -u")},
