@@ -217,15 +217,24 @@ var prepareCodeTable = sync.OnceFunc(func() {
 	}
 })
 
+// codeEntries caches codeEntry by binary (templates name few binaries).
+var codeEntries sync.Map // string → *codeProgram
+
 // codeEntry returns codeTable's entry for a binary, or nil.
 func codeEntry(binary string) *codeProgram {
+	if p, ok := codeEntries.Load(binary); ok {
+		return p.(*codeProgram)
+	}
 	prepareCodeTable()
+	var found *codeProgram
 	for _, p := range codeTable {
 		if _, ok := p.match.Match(binary); ok {
-			return p
+			found = p
+			break
 		}
 	}
-	return nil
+	codeEntries.Store(binary, found)
+	return found
 }
 
 // codeSite is a slot found in a code position.

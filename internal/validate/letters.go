@@ -2,6 +2,7 @@ package validate
 
 import (
 	"regexp/syntax"
+	"sync"
 	"unicode"
 )
 
@@ -17,12 +18,18 @@ import (
 // no letter cannot spell a sed command (every command that runs a program
 // or touches a file is a letter: e, r, R, w, W).
 func PatternAdmitsLetter(p string) bool {
-	re, err := syntax.Parse(p, syntax.Perl)
-	if err != nil {
-		return true
+	if v, ok := admitsCache.Load(p); ok {
+		return v.(bool)
 	}
-	return admitsLetter(re)
+	re, err := syntax.Parse(p, syntax.Perl)
+	admits := err != nil || admitsLetter(re)
+	admitsCache.Store(p, admits)
+	return admits
 }
+
+// admitsCache holds PatternAdmitsLetter's answers: descriptors are
+// validated again on every reload, with the same few patterns.
+var admitsCache sync.Map // string → bool
 
 func admitsLetter(re *syntax.Regexp) bool {
 	switch re.Op {
