@@ -202,6 +202,45 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
+		Names: []string{"ssh", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
+		Code: []codeOption{
+			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
+			{Short: "F", Kind: codeScriptFile, Why: "names the configuration file ssh reads, whose options can run local programs"},
+		},
+	},
+	{
+		Names: []string{"scp", "sftp"}, ArgShort: "BbcDFiJloPRSXs",
+		Code: []codeOption{
+			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
+			{Short: "S", Kind: codeRuns, Why: "names the program used for the connection (ssh by default)"},
+			{Short: "D", Kind: codeRuns, Why: "names the sftp server program to run directly (sftp -D)"},
+			{Short: "F", Kind: codeScriptFile, Why: "names the configuration file ssh reads, whose options can run local programs"},
+		},
+	},
+	{
+		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeERKr",
+		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
+			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
+		Code: []codeOption{
+			{Short: "P", Long: []string{"pager"}, Kind: codeRuns, Why: "names the pager program man runs"},
+			{Short: "H", Long: []string{"html"}, Optional: true, Kind: codeRuns, Why: "names the web browser man runs"},
+			{Long: []string{"preprocessor"}, Kind: codeRuns, Why: "chooses the preprocessors man runs"},
+			{Short: "C", Long: []string{"config-file"}, Kind: codeScriptFile, Why: "names the configuration man reads, which names the programs it runs"},
+		},
+	},
+	{
+		Names: []string{"tcpdump"}, ArgShort: "BcCDEFGiMmrsTVwWyzZ",
+		Code: []codeOption{
+			{Short: "z", Kind: codeRuns, Why: "names the program tcpdump runs on every file it saves"},
+		},
+	},
+	{
+		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, Abbrev: true, ArgShort: "ecIiOpqsTVwxX",
+		Code: []codeOption{
+			{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exec"}, Kind: codeRuns, Why: "names the program nc wires to the network connection"},
+		},
+	},
+	{
 		Names: []string{"split", "gsplit"}, Abbrev: true, ArgShort: "abClnt",
 		ArgLong: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"},
 		Code: []codeOption{
@@ -642,6 +681,23 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 		}
 		for j := 0; j < len(lit); j++ {
 			c := lit[j]
+			for _, o := range rows {
+				for _, name := range o.Words { // zip -qTT CMD: a two-letter option inside a cluster
+					if k == 0 && j == 0 {
+						break // the whole word: option() read it
+					}
+					if strings.HasPrefix(lit[j:], name[1:]) {
+						rest := append(Word{{Lit: strings.TrimPrefix(lit[j+len(name)-1:], "=")}}, w[k+1:]...)
+						if rest[0].Lit == "" {
+							rest = rest[1:]
+						}
+						if len(rest) == 0 {
+							rest = nil
+						}
+						return sc.value(st, o, name, "", rest, words, i, depth)
+					}
+				}
+			}
 			rest := append(Word{{Lit: lit[j+1:]}}, w[k+1:]...)
 			if rest[0].Lit == "" {
 				rest = rest[1:]

@@ -229,7 +229,26 @@ var codeCases = []codeCase{
 	{"zip -TT={p} a.zip {f}", nil, refused("p", "zip's -TT")},
 	{"zip --unzip-command={p} a.zip {f}", nil, refused("p", "zip's --unzip-command")},
 	{"zip --unz {p} a.zip {f}", nil, refused("p", "zip's --unz (--unzip-command)")},
+	{"zip -qTT {p} a.zip {f}", nil, refused("p", "zip's -TT")},
+	{"zip -qTT{p} a.zip {f}", nil, refused("p", "zip's -TT")},
 	{"zip -T a.zip {f}", nil, nil},
+	// ssh, scp, sftp, man, tcpdump, nc.
+	{"ssh -o {o} host uptime", nil, refused("o", "ssh's -o, which sets an ssh option")},
+	{"ssh -o{o} host uptime", nil, refused("o", "ssh's -o")},
+	{"ssh -F {c} host uptime", map[string]string{"c": "enum:a.conf"}, refused("c", "an enum does not help")},
+	{"ssh -p {n} host uptime", map[string]string{"n": "int"}, nil},
+	{"scp -S {p} a host:b", nil, refused("p", "scp's -S")},
+	{"sftp -D {p} host", nil, refused("p", "sftp's -D")},
+	{"man -P {p} ls", nil, refused("p", "man's -P")},
+	{"man --pag={p} ls", nil, refused("p", "man's --pag (--pager)")},
+	{"man -H{p} ls", nil, refused("p", "man's -H")},
+	{"man -H {p}", nil, nil}, // -H's browser is attached only: {p} is the page
+	{"man {s} {p}", nil, nil},
+	{"tcpdump -w x.pcap -z {p}", nil, refused("p", "tcpdump's -z")},
+	// nc is denied by default; the rows hold for a narrowed deny list.
+	{"ncat --sh-exec {p} -l 9999", nil, map[string]string{"command": "deny list", "arguments.p": "ncat's --sh-exec"}},
+	{"nc -e {p} host 80", nil, map[string]string{"command": "deny list", "arguments.p": "nc's -e"}},
+	{"nc -lc {p} 80", nil, map[string]string{"command": "deny list", "arguments.p": "nc's -c"}},
 	// git: the top-level options (the rule's first row) …
 	{"git -c {p} status", nil, refused("p", "it is the value of git's -c, which sets configuration for the run")},
 	{"git -c core.pager={p} log", nil, refused("p", "git's -c")},
