@@ -958,8 +958,12 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 			"choose options of %s, and some of them take code (%s); the model must not choose options: write them out in the "+
 			"template, or give the slot an enum of the allowed values", a.Name, note, opt, site.prog, codeEntry(site.prog).codeOptions())
 	case site.kind == codeScriptFile:
+		fix := "write what the file would hold out in the template instead"
+		if p := codeEntry(site.prog); p != nil && p.Sed {
+			fix = "write the script out in the template instead (-e SCRIPT)"
+		}
 		return tool.SpecErrorf(field, "slot %q: %sit is the value of %s's %s, which %s; the file would be the workspace's, which the "+
-			"repository writes, so an enum does not help: write the code out in the template instead (sed -e SCRIPT)", a.Name, note, site.prog, opt, site.why)
+			"repository writes, so an enum does not help: %s", a.Name, note, site.prog, opt, site.why, fix)
 	case enum:
 		return nil // the author's allowlist
 	case site.cmd:

@@ -101,7 +101,7 @@ var codeCases = []codeCase{
 	{"sed -nf{p} {f}", nil, refused("p", "sed's -f")},
 	{"sed --file={p} {f}", map[string]string{"p": "path"}, refused("p", "sed's --file")},
 	{"sed --fi {p} {f}", nil, refused("p", "sed's --fi (--file)")},
-	{"sed -f {p} {f}", map[string]string{"p": "enum:a.sed|b.sed"}, refused("p", "an enum does not help")},
+	{"sed -f {p} {f}", map[string]string{"p": "enum:a.sed|b.sed"}, refused("p", "an enum does not help: write the script out in the template instead (-e SCRIPT)")},
 	// sed: a slot among option letters can add e or f.
 	{"sed -n{p} {f}", nil, map[string]string{"arguments.p": `option letters or in the option name of "-n{p}"`,
 		"arguments.f": `"-n{p}…"`}}, // p = "e" makes {f} the script
@@ -235,7 +235,7 @@ var codeCases = []codeCase{
 	// ssh, scp, sftp, man, tcpdump, nc.
 	{"ssh -o {o} host uptime", nil, refused("o", "ssh's -o, which sets an ssh option")},
 	{"ssh -o{o} host uptime", nil, refused("o", "ssh's -o")},
-	{"ssh -F {c} host uptime", map[string]string{"c": "enum:a.conf"}, refused("c", "an enum does not help")},
+	{"ssh -F {c} host uptime", map[string]string{"c": "enum:a.conf"}, refused("c", "an enum does not help: write what the file would hold out in the template instead")},
 	{"ssh -p {n} host uptime", map[string]string{"n": "int"}, nil},
 	{"scp -S {p} a host:b", nil, refused("p", "scp's -S")},
 	{"sftp -D {p} host", nil, refused("p", "sftp's -D")},
