@@ -364,3 +364,43 @@ func TestCodeVariantsBounded(t *testing.T) {
 	got := codeRefusals(t, codeSpec("sort --{a}=1 --{b}=2 --{c}=3 {f}", map[string]string{"a": e, "b": e, "c": e}))
 	assert.Contains(t, got["arguments.a"]+got["arguments.b"]+got["arguments.c"], "too many readings")
 }
+
+// FuzzCodeScan runs the code rule on any template of a program with a row,
+// slots declared every way (free, enum, letter-free pattern, integer,
+// optional): it must not panic, and a template it accepts must stay
+// accepted when every enum is cut to its first value (fewer readings can
+// only find less).
+func FuzzCodeScan(f *testing.F) {
+	for _, c := range codeCases {
+		f.Add(c.cmd, "enum:x|e opt")
+	}
+	f.Add("tar x{a}f {b} -I{c}", "opt")
+	f.Add("git {a} -u{b} -- {c}", "enum:clone|log")
+	f.Add("find . -exec sed -n -e{a} {b} + -exec {c} +", "pattern:^[0-9]+$")
+	f.Fuzz(func(t *testing.T, cmd, decl string) {
+		tpl, err := ParseTemplate(cmd)
+		if err != nil || codeEntry(tpl.Binary()) == nil || len(tpl.Words) > 16 {
+			return
+		}
+		decls := map[string]string{}
+		for i, name := range tpl.Slots() {
+			kinds := strings.Fields(decl)
+			if len(kinds) > 0 {
+				decls[name] = kinds[i%len(kinds)]
+			}
+		}
+		s := codeSpec(cmd, decls)
+		if _, err := Spec(s); err != nil {
+			return
+		}
+		for i := range s.Args {
+			if len(s.Args[i].Enum) > 1 {
+				s.Args[i].Enum = s.Args[i].Enum[:1]
+				s.Args[i].Default, s.Args[i].HasDefault = "", false
+			}
+		}
+		if _, err := Spec(s); err != nil {
+			t.Fatalf("Spec accepts %q with %v but not with every enum cut to one value: %v", cmd, decls, err)
+		}
+	})
+}
