@@ -145,6 +145,17 @@ var gitForced = [][2]string{
 	{"fetch.recurseSubmodules", "false"},     // submodules bring their own .git/config
 	{"submodule.recurse", "false"},           //
 	{"diff.ignoreSubmodules", "dirty"},       // status and diff do not run git inside submodules, whose config is unseen
+	{"color.ui", "never"},                    // output for a model: no escape sequences a repository turned on
+	{"color.advice", "never"},                // each color.<command> beats color.ui, so each is forced too
+	{"color.branch", "never"},                //
+	{"color.diff", "never"},                  //
+	{"color.grep", "never"},                  //
+	{"color.interactive", "never"},           //
+	{"color.push", "never"},                  //
+	{"color.remote", "never"},                //
+	{"color.showBranch", "never"},            //
+	{"color.status", "never"},                //
+	{"color.transport", "never"},             //
 }
 
 // gitEnv is git's part of programEnv, built once.
