@@ -246,7 +246,7 @@ func BenchmarkSpecCode(b *testing.B) {
 		b.Run(name+"/checkCode", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if errs := checkCode(s, t); len(errs) > 0 {
+				if errs := checkCode(s, t, DefaultDenyList()); len(errs) > 0 {
 					b.Fatal(errs)
 				}
 			}

@@ -22,7 +22,9 @@ import (
 //     (--compress-prog={x});
 //   - the words after find's -exec, -execdir, -ok and -okdir and fd's
 //     -x/-X: a slot in the command's first word is code, and the rest are
-//     that command's own arguments, checked by its own row;
+//     that command's own arguments, checked by its own row; a literal
+//     program there obeys the deny list and the relative-path rule like
+//     the template's binary (find . -exec sh -c {x} +);
 //   - sed's script: the value of -e/--expression, or the first operand when
 //     no -e or -f is given; and -f/--file, which names a file to read the
 //     script from;
@@ -314,6 +316,13 @@ type codeScan struct {
 	// expand is an enum slot in an option's name or git's subcommand: the
 	// template is read once per enum value instead.
 	expand string
+	runs   []codeRun // the literal programs of find -exec and the like
+}
+
+// codeRun is a program the template's program runs (find . -exec grep …).
+type codeRun struct {
+	prog, opt string // find, -exec
+	program   string // grep
 }
 
 // slotInfo is what the scan needs to know about a slot.
@@ -756,6 +765,7 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 			end++
 		}
 		if len(rest) == 1 && rest[0].Slot == "" && rest[0].Lit != "" {
+			sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: rest[0].Lit})
 			sc.program(rest[0].Lit, words[last+1:end], depth+1)
 		} else {
 			for _, s := range slotsOf(rest) {
@@ -781,14 +791,14 @@ func (sc *scanner) add(s codeSite) { sc.out.sites = append(sc.out.sites, s) }
 const maxCodeVariants = 256
 
 // checkCode applies the code-position rule to t, whose slots s declares.
-func checkCode(s *tool.Spec, t *Template) []error {
-	var errs []error
+func checkCode(s *tool.Spec, t *Template, deny DenyList) []error {
+	var errs []*tool.Error
 	seen := map[string]bool{}
 	fields := map[string]bool{}
 	// A reading's 613 is kept when it is new; one from another reading (an
 	// enum value, a dropped word) only when its slot has none yet.
 	add := func(err *tool.Error, note string) {
-		if seen[err.Error()] || note != "" && fields[err.Field] {
+		if err == nil || seen[err.Error()] || note != "" && fields[err.Field] {
 			return
 		}
 		seen[err.Error()] = true
@@ -805,9 +815,27 @@ func checkCode(s *tool.Spec, t *Template) []error {
 				note = joinNote(note, fmt.Sprintf("{%s} unset (its word dropped)", d))
 			}
 		}
-		variants = checkCodeVariant(s, tv, info, add, variants, note)
+		variants = checkCodeVariant(s, tv, info, deny, add, variants, note)
 	}
-	return errs
+	var out []error
+	for _, err := range errs {
+		out = append(out, err)
+	}
+	return out
+}
+
+// runError is the 613 for a program that find -exec (or the like) runs:
+// the deny list and the relative-path rule hold for it as for the
+// template's binary (find . -exec sh -c {x} + would run the model's shell
+// code), or nil.
+func runError(r codeRun, deny DenyList) *tool.Error {
+	if entry, denied := deny.Match(r.program); denied {
+		return tool.SpecErrorf("command", "%s's %s runs %q, which is on the deny list (entry %q)", r.prog, r.opt, r.program, entry)
+	}
+	if err := relativeBinary(r.program); err != nil {
+		return tool.SpecErrorf("command", "%s's %s runs %q: %s", r.prog, r.opt, r.program, err.(*tool.Error).Msg)
+	}
+	return nil
 }
 
 // dropSets lists the sets of optional slots without a default whose words
@@ -854,7 +882,7 @@ func without(t *Template, slots []string) *Template {
 	return out
 }
 
-func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add func(*tool.Error, string), variants int, note string) int {
+func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, deny DenyList, add func(*tool.Error, string), variants int, note string) int {
 	scan := scanTemplate(t, info)
 	if scan.expand != "" {
 		a, _ := s.Arg(scan.expand)
@@ -866,9 +894,12 @@ func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, add
 				return variants
 			}
 			n := variantNote(note, a.Name, v)
-			variants = checkCodeVariant(s, substitute(t, a.Name, v), info, add, variants, n)
+			variants = checkCodeVariant(s, substitute(t, a.Name, v), info, deny, add, variants, n)
 		}
 		return variants
+	}
+	for _, r := range scan.runs {
+		add(runError(r, deny), "")
 	}
 	for _, site := range scan.sites {
 		if err := siteError(s, site, note); err != nil {

@@ -171,6 +171,12 @@ var codeCases = []codeCase{
 	{"find . -exec ls {x} +", nil, nil},
 	{"find . -exec sed -n {s} {x} +", nil, refused("s", "sed's script")},
 	{"find . -exec sort --compress-program={p} {x} +", nil, refused("p", "sort's --compress-program")},
+	// … and the program it runs obeys the binary's rules.
+	{"find . -exec sh -c {x} +", nil, refused("command", `find's -exec runs "sh", which is on the deny list (entry "sh")`)},
+	{"find . -execdir /usr/bin/python3 -c {x} +", nil, refused("command", `find's -execdir runs "/usr/bin/python3", which is on the deny list`)},
+	{"find . -exec ./evil.sh {x} +", nil, refused("command", `find's -exec runs "./evil.sh": binary "./evil.sh" is a relative path`)},
+	{"fd {p} -x env {x}", nil, refused("command", `fd's -x runs "env", which is on the deny list`)},
+	{"find . -{t} rm {x} +", map[string]string{"t": "enum:name|exec"}, refused("command", `find's -exec runs "rm"`)},
 	{"find {p} -name {n}", nil, nil},
 	{"find {p} -{t} {n}", map[string]string{"t": "enum:name|iname"}, nil},
 	{"find {p} -{t} {n}", map[string]string{"t": "enum:name|exec"}, refused("n", `with {t} as "exec", it is the program find's -exec runs`)},

@@ -86,7 +86,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		errs = append(errs, checkArg(&o, a, t)...)
 	}
 	if t != nil && !o.argsUnread {
-		errs = append(errs, checkCode(s, t)...)
+		errs = append(errs, checkCode(s, t, o.deny)...)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
