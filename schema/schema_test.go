@@ -96,6 +96,9 @@ var schemaBlind = map[string]string{
 	"pattern-backref.tool.json":      "whether a pattern is valid RE2",
 	"example-wrong-argv.tool.json":   "examples are checked by running the tool's own validation",
 	"git-config-slot.tool.json":      "which option of which binary a slot's word follows",
+	"sed-script-slot.tool.json":      "which option of which binary a slot's word follows",
+	"find-exec-slot.tool.json":       "which option of which binary a slot's word follows",
+	"sort-compress-slot.tool.json":   "which option of which binary a slot's word follows",
 }
 
 // corpus returns every descriptor the tests use: the decoder's table, the

@@ -212,3 +212,44 @@ func BenchmarkProgramCold(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSpecCode compares the code-position rule (checkCode) with the
+// whole of Spec, of which it is a part, in the same run: sed_print (a row
+// of the code table, a pattern slot), a grep (no row), a git template with
+// an enum for -c and an optional slot (two readings).
+func BenchmarkSpecCode(b *testing.B) {
+	specs := map[string]*tool.Spec{
+		"sed": {Name: "sed_print", Description: "d", Command: "sed -n {range}p {path}", Args: []tool.Arg{
+			{Name: "range", Type: tool.String, Description: "d", Required: true, Pattern: `[0-9]+(,[0-9]+)?`},
+			{Name: "path", Type: tool.Path, Description: "d", Required: true}}},
+		"grep": {Name: "grep", Description: "d", Command: "grep -rn {pattern} {path}", Args: []tool.Arg{
+			{Name: "pattern", Type: tool.String, Description: "d", Required: true},
+			{Name: "path", Type: tool.Path, Description: "d", Required: true}}},
+		"git": {Name: "git_log", Description: "d", Command: "git -c {cfg} log -n {n} -- {path}", Args: []tool.Arg{
+			{Name: "cfg", Type: tool.String, Description: "d", Required: true, Enum: []string{"color.ui=never", "core.quotepath=off"}},
+			{Name: "n", Type: tool.Integer, Description: "d", Required: true},
+			{Name: "path", Type: tool.Path, Description: "d"}}},
+	}
+	for name, s := range specs {
+		t, err := Spec(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/Spec", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Spec(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/checkCode", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if errs := checkCode(s, t, DefaultDenyList()); len(errs) > 0 {
+					b.Fatal(errs)
+				}
+			}
+		})
+	}
+}

@@ -2,13 +2,20 @@
 // (code-form, declarative, generated, ExecTool) is checked here and nowhere
 // else, so there is one security path.
 //
-// It owns five things:
+// It owns six things:
 //
 //   - the descriptor rules (Spec): name, description, template, slots, a
 //     binary that is a bare name or an absolute path; a violation is a
 //     *tool.Error with code 613;
 //   - template parsing (ParseTemplate): whitespace-separated words with
 //     {slot} placeholders, the first word being the binary;
+//   - the code-position rule (codepos.go): a slot where the template's
+//     program reads code — an option naming a program or command
+//     (sort --compress-program, tar -I, git -c, git clone --upload-pack …),
+//     find's -exec command, git's subcommand, sed's script (SedScript judges
+//     sed scripts, for the ExecTool too) — is a 613 unless an enum (or, for
+//     a sed script, a pattern without letters: PatternAdmitsLetter) makes
+//     it safe;
 //   - the deny list (DenyList): binaries no tool may run, matched on the base
 //     name, case-insensitively, with .exe, paths, ../ and Debian multiarch
 //     triplets normalised away (Match), and judged by the file a path

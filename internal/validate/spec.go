@@ -85,6 +85,9 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		seen[a.Name] = true
 		errs = append(errs, checkArg(&o, a, t)...)
 	}
+	if t != nil && !o.argsUnread {
+		errs = append(errs, checkCode(s, t, o.deny)...)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -169,12 +172,6 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 			add(tool.SpecErrorf(field, "slot %q: template word %q puts the slot right after its dashes, so the value would name the option "+
 				"(find . -{x} with x=delete runs find . -delete); options belong in the template: write the option out, "+
 				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
-		}
-	}
-	if t != nil && len(a.Enum) == 0 {
-		if opt, ok := gitOptionValue(t, a.Name); ok {
-			add(tool.SpecErrorf(field, "slot %q: it is the value of git's %s, which %s; the model must not choose it: "+
-				"write the value out in the template, or give the slot an enum of the allowed values", a.Name, opt, gitRiskyOptions[opt]))
 		}
 	}
 	startsWord := t == nil || t.StartsWord(a.Name)

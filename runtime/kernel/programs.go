@@ -145,6 +145,17 @@ var gitForced = [][2]string{
 	{"fetch.recurseSubmodules", "false"},     // submodules bring their own .git/config
 	{"submodule.recurse", "false"},           //
 	{"diff.ignoreSubmodules", "dirty"},       // status and diff do not run git inside submodules, whose config is unseen
+	{"color.ui", "never"},                    // output for a model: no escape sequences a repository turned on
+	{"color.advice", "never"},                // each color.<command> beats color.ui, so each is forced too
+	{"color.branch", "never"},                //
+	{"color.diff", "never"},                  //
+	{"color.grep", "never"},                  //
+	{"color.interactive", "never"},           //
+	{"color.push", "never"},                  //
+	{"color.remote", "never"},                //
+	{"color.showBranch", "never"},            //
+	{"color.status", "never"},                //
+	{"color.transport", "never"},             //
 }
 
 // gitEnv is git's part of programEnv, built once.
@@ -190,8 +201,11 @@ var rcDir = sync.OnceValue(func() string {
 // the program at path (absolute, resolved), which force its configuration
 // safe whatever the workspace holds; nil for a program that needs none. The
 // slice is the caller's.
-func programEnv(path string) []string {
-	for _, name := range programNames(path) {
+func programEnv(path string) []string { return envForNames(programNames(path)) }
+
+// envForNames is programEnv for the names programNames gave.
+func envForNames(names []string) []string {
+	for _, name := range names {
 		if env := envFor(name); env != nil {
 			return env
 		}
@@ -206,8 +220,9 @@ func programEnv(path string) []string {
 // repository chooses (gitRepoEnv), as read from the repository that git
 // will use.
 func programEnvIn(path, dir string, args, base []string, l Limits) []string {
-	env := programEnv(path)
-	if slices.Contains(programNames(path), "git") {
+	names := programNames(path) // resolves symlinks: once per call
+	env := envForNames(names)
+	if slices.Contains(names, "git") {
 		env = append(env, gitRepoEnv(path, dir, args, base, l)...)
 	}
 	return env

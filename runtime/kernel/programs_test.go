@@ -397,6 +397,35 @@ func TestGitStillWorks(t *testing.T) {
 	}
 }
 
+// TestGitOutputHasNoColor: a repository that turns colour on for every
+// command (color.ui, and color.<command>, which beats it) gets plain text
+// back, no escape sequences for the model or a terminal.
+func TestGitOutputHasNoColor(t *testing.T) {
+	r := newProgRepo(t)
+	r.appendFile(t, "f.txt", "two\n")
+	var b strings.Builder
+	b.WriteString("[color]\n\tui = always\n")
+	for _, kv := range gitForced {
+		if name, ok := strings.CutPrefix(kv[0], "color."); ok && name != "ui" {
+			fmt.Fprintf(&b, "\t%s = always\n", name)
+		}
+	}
+	r.appendFile(t, ".git/config", b.String())
+	for _, argv := range [][]string{
+		{"git", "log", "--decorate", "-n", "1"},
+		{"git", "diff"},
+		{"git", "status", "--short"},
+		{"git", "branch"},
+		{"git", "grep", "-n", "two"},
+		{"git", "show", "--stat", "HEAD"},
+	} {
+		require.Contains(t, r.plainRun(t, argv), "\x1b[", "%v: the repository's colour does not show even without programEnv", argv)
+		res := r.kernelRun(t, argv)
+		assert.Equal(t, 0, res.ExitCode, "%v: %s", argv, res.Text())
+		assert.NotContains(t, res.Output, "\x1b", "%v: colour escapes reach the model", argv)
+	}
+}
+
 // TestProgramEnvGitKeysAreForced reads every forced key back through the
 // kernel, from a repository whose .git/config sets each one otherwise: the
 // forced value is what git sees.

@@ -1,4 +1,4 @@
-package exec
+package validate
 
 import (
 	"context"
@@ -69,13 +69,13 @@ func TestSedScript(t *testing.T) {
 		if s == "-" {
 			continue
 		}
-		if reason := sedScript(s); reason != "" {
-			t.Errorf("sedScript(%q) = %q, want it accepted", s, reason)
+		if reason := SedScript(s); reason != "" {
+			t.Errorf("SedScript(%q) = %q, want it accepted", s, reason)
 		}
 	}
 	for s, want := range sedRefused {
-		if reason := sedScript(s); !strings.Contains(reason, want) {
-			t.Errorf("sedScript(%q) = %q, want a refusal containing %q", s, reason, want)
+		if reason := SedScript(s); !strings.Contains(reason, want) {
+			t.Errorf("SedScript(%q) = %q, want a refusal containing %q", s, reason, want)
 		}
 	}
 }
@@ -101,7 +101,7 @@ func mapKeys(m map[string]string) []string {
 // a command that runs or touches files.
 func sandboxAgrees(t testing.TB, s string) {
 	t.Helper()
-	if sedScript(s) != "" {
+	if SedScript(s) != "" {
 		return
 	}
 	sed, err := gnuSed()
@@ -118,7 +118,7 @@ func sandboxAgrees(t testing.TB, s string) {
 	cmd.WaitDelay = time.Second
 	out, _ := cmd.CombinedOutput()
 	if strings.Contains(string(out), "sandbox") {
-		t.Errorf("sedScript(%q) accepts a script GNU sed refuses in sandbox mode: %s", s, out)
+		t.Errorf("SedScript(%q) accepts a script GNU sed refuses in sandbox mode: %s", s, out)
 	}
 }
 

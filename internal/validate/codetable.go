@@ -1,0 +1,242 @@
+package validate
+
+import "sync"
+
+// codeTable is the data of the code-position rule (codepos.go): per
+// program, the options and words whose value is code.
+
+// codeKind is what a code position holds.
+type codeKind int
+
+const (
+	codeRuns       codeKind = iota // names a program or a command line the program runs
+	codeScript                     // a sed script
+	codeScriptFile                 // names a file the program reads code from
+	codeCommand                    // the words of a command the program runs (find -exec … +)
+)
+
+// codeOption is one row of codeTable: spellings of an option whose value is
+// code.
+type codeOption struct {
+	Short string   // option letters ("I" for tar -I)
+	Long  []string // long options, without "--"
+	// Words are whole single-dash option words ("-exec" of find; "-TT" of
+	// zip, whose value may also be attached: -TT=cmd).
+	Words []string
+	// Optional: the value can only be attached (git grep -O<pager>,
+	// git --exec-path=<dir>); written alone the option takes no value.
+	Optional bool
+	// Sub, for git, is where the option applies: "" before the subcommand,
+	// "*" after any subcommand, or a space-separated list of subcommands.
+	Sub  string
+	Kind codeKind
+	Why  string // what the value does, for the message ("which names …")
+}
+
+// codeProgram is codeTable's entry for a program or a family of them.
+type codeProgram struct {
+	// Names are matched like deny-list entries ("sed" covers "sed4.9",
+	// "/usr/bin/sed" and "SED"; "gsed" is listed).
+	Names []string
+	// Abbrev: long options may be abbreviated to a prefix (GNU getopt_long,
+	// git's parse-options after the subcommand). Any prefix of a code
+	// option counts, unless it is exactly one of Long or ArgLong.
+	Abbrev bool
+	// ArgShort are option letters that take a value (the rest of the word,
+	// or the next word); ArgLong the long options that do (the next word
+	// when not attached). Letters not listed are read as flags, so a code
+	// letter after them in the same word is found.
+	ArgShort string
+	ArgLong  []string
+	Long     []string // other long options, where an exact name beats an abbreviation
+	// WordsOnly: the program has no option clusters (find's -name, -exec).
+	WordsOnly bool
+	// OldStyle: a first argument without a dash is a cluster of option
+	// letters whose values are the next words (tar xIf PROG ARCHIVE).
+	OldStyle bool
+	Sed      bool // the first operand is the script unless -e/-f is given
+	Git      bool // top-level options, a subcommand, then the subcommand's options
+	Code     []codeOption
+
+	match DenyList // Names, as a matcher
+}
+
+const (
+	whyGitConfig = "sets configuration for the run, and git settings can run programs (core.fsmonitor, diff.external, alias.x=!cmd)"
+	whySedScript = "a sed script is code: GNU sed's e command and the e flag of s run shell commands, and r, R, w, W and the w flag of s read and write files"
+)
+
+// codeTable lists, per program, the options and words whose value is code.
+// Extend it here; TestCodePositions attacks every row in its spellings.
+var codeTable = []*codeProgram{
+	{
+		Names: []string{"git"}, Git: true, Abbrev: true,
+		ArgShort: "CceABnmFSGLlUbosXjpI", // after the subcommand: values of -e, -n, -m … are not letters
+		Code: []codeOption{
+			{Short: "c", Long: []string{"config-env"}, Kind: codeRuns, Why: whyGitConfig},
+			{Long: []string{"exec-path"}, Optional: true, Kind: codeRuns, Why: "chooses the directory git runs its own programs from"},
+			{Sub: "*", Long: []string{"upload-pack", "receive-pack", "exec"}, Kind: codeRuns,
+				Why: "names a program git runs (for the other side of a transfer, locally for local and ssh remotes; rebase --exec: a shell command)"},
+			{Sub: "clone ls-remote fetch-pack", Short: "u", Kind: codeRuns, Why: "is --upload-pack: it names the program git runs for the other side of the transfer"},
+			{Sub: "clone", Short: "c", Long: []string{"config"}, Kind: codeRuns, Why: "sets configuration in the new repository, and git settings can run programs"},
+			{Sub: "grep", Short: "O", Long: []string{"open-files-in-pager"}, Optional: true, Kind: codeRuns, Why: "names the pager git runs on the matching files"},
+			{Sub: "rebase", Short: "x", Kind: codeRuns, Why: "is --exec: a shell command run after each commit"},
+			{Sub: "difftool", Short: "x", Long: []string{"extcmd"}, Kind: codeRuns, Why: "names the diff command git runs"},
+		},
+	},
+	{
+		Names: []string{"sed", "gsed"}, Sed: true, Abbrev: true, ArgShort: "efl",
+		ArgLong: []string{"expression", "file", "line-length"},
+		Long: []string{"quiet", "silent", "debug", "follow-symlinks", "in-place", "posix", "regexp-extended",
+			"separate", "sandbox", "unbuffered", "null-data", "zero-terminated", "help", "version", "binary"},
+		Code: []codeOption{
+			{Short: "e", Long: []string{"expression"}, Kind: codeScript, Why: whySedScript},
+			{Short: "f", Long: []string{"file"}, Kind: codeScriptFile, Why: "names the file sed reads its script from, and a sed script is code"},
+		},
+	},
+	{
+		Names: []string{"find", "gfind", "bfs"}, WordsOnly: true,
+		Code: []codeOption{
+			{Words: []string{"-exec", "-execdir", "-ok", "-okdir"}, Kind: codeCommand, Why: "runs the command for each file found"},
+		},
+	},
+	{
+		Names: []string{"fd", "fdfind"}, ArgShort: "ctdEeSoj",
+		Code: []codeOption{
+			{Short: "xX", Long: []string{"exec", "exec-batch"}, Kind: codeCommand, Why: "runs the command for the files found"},
+		},
+	},
+	{
+		Names: []string{"sort", "gsort"}, Abbrev: true, ArgShort: "kotST",
+		ArgLong: []string{"key", "output", "field-separator", "buffer-size", "temporary-directory", "compress-program",
+			"batch-size", "files0-from", "parallel", "random-source", "sort"},
+		Code: []codeOption{
+			{Long: []string{"compress-program"}, Kind: codeRuns, Why: "names the program sort runs to compress temporary files"},
+		},
+	},
+	{
+		Names: []string{"tar", "gtar", "bsdtar"}, Abbrev: true, OldStyle: true, ArgShort: "bCfFgHIKLNTVX",
+		ArgLong: []string{"file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "format",
+			"label", "newer", "after-date", "newer-mtime", "starting-file", "listed-incremental", "blocking-factor",
+			"tape-length", "mode", "mtime", "owner", "group", "owner-map", "group-map", "sort", "suffix",
+			"strip-components", "index-file", "record-size", "pax-option", "quoting-style", "quote-chars",
+			"no-quote-chars", "warning", "volno-file", "hole-detection", "level", "sparse-version", "add-file",
+			"exclude-tag", "exclude-tag-all", "exclude-tag-under", "exclude-ignore", "exclude-ignore-recursive",
+			"xattrs-exclude", "xattrs-include", "use-compress-program", "to-command", "checkpoint-action",
+			"info-script", "new-volume-script", "rsh-command", "rmt-command"},
+		Long: []string{"checkpoint", "force-local", "to-stdout", "absolute-names", "list", "extract", "create"},
+		Code: []codeOption{
+			{Short: "I", Long: []string{"use-compress-program"}, Kind: codeRuns, Why: "names the program tar runs as the compressor"},
+			{Short: "F", Long: []string{"info-script", "new-volume-script"}, Kind: codeRuns, Why: "names a script tar runs at the end of each volume"},
+			{Long: []string{"to-command"}, Kind: codeRuns, Why: "is a shell command tar pipes every extracted file into"},
+			{Long: []string{"checkpoint-action"}, Kind: codeRuns, Why: "is an action tar runs at checkpoints (exec=command)"},
+			{Long: []string{"rsh-command", "rmt-command"}, Kind: codeRuns, Why: "names the program tar runs to reach a remote archive"},
+		},
+	},
+	{
+		Names: []string{"rsync"}, Abbrev: true, ArgShort: "eBfMT",
+		ArgLong: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from",
+			"files-from", "log-file", "config", "dparam", "temp-dir", "partial-dir", "backup-dir", "suffix"},
+		Code: []codeOption{
+			{Short: "e", Long: []string{"rsh", "rsync-path"}, Kind: codeRuns, Why: "names the program rsync runs for the transfer"},
+		},
+	},
+	{
+		Names: []string{"zip"}, Abbrev: true, ArgShort: "bnstxiO",
+		ArgLong: []string{"unzip-command", "out", "temp-path", "split-size", "exclude", "include", "logfile-path", "suffixes", "password"},
+		Code: []codeOption{
+			{Words: []string{"-TT"}, Long: []string{"unzip-command"}, Kind: codeRuns, Why: "names the program zip runs to test the archive"},
+		},
+	},
+	{
+		Names: []string{"rg", "ripgrep"}, ArgShort: "ABCdEefgjMmrtT",
+		Code: []codeOption{
+			{Long: []string{"pre"}, Kind: codeRuns, Why: "names a preprocessor program rg runs on every file searched"},
+			{Long: []string{"hostname-bin"}, Kind: codeRuns, Why: "names a program rg runs to get the host name"},
+		},
+	},
+	{
+		Names: []string{"wget"}, Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR",
+		ArgLong: []string{"execute", "config", "use-askpass", "output-file", "append-output", "output-document",
+			"directory-prefix", "tries", "timeout", "wait", "quota", "input-file", "base", "user-agent", "level",
+			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method"},
+		Code: []codeOption{
+			{Short: "e", Long: []string{"execute"}, Kind: codeRuns, Why: "runs a .wgetrc command, and those set anything wget does (the programs it runs among them)"},
+			{Long: []string{"use-askpass"}, Kind: codeRuns, Why: "names the program wget runs to ask for credentials"},
+			{Long: []string{"config"}, Kind: codeScriptFile, Why: "names a .wgetrc file wget reads its settings from"},
+		},
+	},
+	{
+		Names: []string{"ssh", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
+		Code: []codeOption{
+			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
+			{Short: "F", Kind: codeScriptFile, Why: "names the configuration file ssh reads, whose options can run local programs"},
+		},
+	},
+	{
+		Names: []string{"scp", "sftp"}, ArgShort: "BbcDFiJloPRSXs",
+		Code: []codeOption{
+			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
+			{Short: "S", Kind: codeRuns, Why: "names the program used for the connection (ssh by default)"},
+			{Short: "D", Kind: codeRuns, Why: "names the sftp server program to run directly (sftp -D)"},
+			{Short: "F", Kind: codeScriptFile, Why: "names the configuration file ssh reads, whose options can run local programs"},
+		},
+	},
+	{
+		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeERKr",
+		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
+			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
+		Code: []codeOption{
+			{Short: "P", Long: []string{"pager"}, Kind: codeRuns, Why: "names the pager program man runs"},
+			{Short: "H", Long: []string{"html"}, Optional: true, Kind: codeRuns, Why: "names the web browser man runs"},
+			{Long: []string{"preprocessor"}, Kind: codeRuns, Why: "chooses the preprocessors man runs"},
+			{Short: "C", Long: []string{"config-file"}, Kind: codeScriptFile, Why: "names the configuration man reads, which names the programs it runs"},
+		},
+	},
+	{
+		Names: []string{"tcpdump"}, ArgShort: "BcCDEFGiMmrsTVwWyzZ",
+		Code: []codeOption{
+			{Short: "z", Kind: codeRuns, Why: "names the program tcpdump runs on every file it saves"},
+		},
+	},
+	{
+		Names: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"}, Abbrev: true, ArgShort: "ecIiOpqsTVwxX",
+		Code: []codeOption{
+			{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exec"}, Kind: codeRuns, Why: "names the program nc wires to the network connection"},
+		},
+	},
+	{
+		Names: []string{"split", "gsplit"}, Abbrev: true, ArgShort: "abClnt",
+		ArgLong: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"},
+		Code: []codeOption{
+			{Long: []string{"filter"}, Kind: codeRuns, Why: "is a shell command split runs for every output file"},
+		},
+	},
+}
+
+// prepareCodeTable builds each entry's matcher once, on first use.
+var prepareCodeTable = sync.OnceFunc(func() {
+	for _, p := range codeTable {
+		p.match = NewDenyList(p.Names...)
+	}
+})
+
+// codeEntries caches codeEntry by binary (templates name few binaries).
+var codeEntries sync.Map // string → *codeProgram
+
+// codeEntry returns codeTable's entry for a binary, or nil.
+func codeEntry(binary string) *codeProgram {
+	if p, ok := codeEntries.Load(binary); ok {
+		return p.(*codeProgram)
+	}
+	prepareCodeTable()
+	var found *codeProgram
+	for _, p := range codeTable {
+		if _, ok := p.match.Match(binary); ok {
+			found = p
+			break
+		}
+	}
+	codeEntries.Store(binary, found)
+	return found
+}
