@@ -243,6 +243,17 @@ func TestOpenRefusesLinksAndNonFiles(t *testing.T) {
 	require.Error(t, err)
 	data, _ := os.ReadFile(target)
 	assert.Equal(t, "x\n", string(data))
+
+	// A hard link to the file is refused as the symlink is: the arguments
+	// of every call (refused ones too, such as {"p":"$(sh evil)"}) would
+	// be appended to the shell's rc file.
+	hard := filepath.Join(dir, "hard.jsonl")
+	require.NoError(t, os.Link(target, hard))
+	_, err = Open(hard, Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "2 hard links")
+	data, _ = os.ReadFile(target)
+	assert.Equal(t, "x\n", string(data))
 }
 
 func TestOpenAppends(t *testing.T) {

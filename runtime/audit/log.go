@@ -54,7 +54,8 @@ type Log struct {
 }
 
 // Open opens (creating it 0600 if needed) path for appending records. It
-// refuses a path whose last component is a symbolic link.
+// refuses a path whose last component is a symbolic link, and a file with
+// more than one hard link.
 func Open(path string, opts Options) (*Log, error) {
 	if opts.Keep <= 0 {
 		opts.Keep = DefaultKeep
@@ -108,6 +109,13 @@ func openAppend(path string, excl bool) (*os.File, int64, error) {
 	if !st.Mode().IsRegular() {
 		f.Close()
 		return nil, 0, fmt.Errorf("audit: %s is not a regular file", path)
+	}
+	// A hard link is another name of some other file (a shell's rc file,
+	// say): the log would append the model's arguments to it, as a
+	// symbolic link would.
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+		f.Close()
+		return nil, 0, fmt.Errorf("audit: %s has %d hard links, so it is also another file; give the log a file of its own", path, sys.Nlink)
 	}
 	return f, st.Size(), nil
 }
