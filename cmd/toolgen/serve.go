@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -216,7 +217,7 @@ func readToken(file string) (string, error) {
 		}
 		return token, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readSmall(file, maxTokenFile)
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %v", err)
 	}
@@ -230,6 +231,32 @@ func readToken(file string) (string, error) {
 		return "", fmt.Errorf("--token-file %s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", file, len(token))
 	}
 	return token, nil
+}
+
+// maxTokenFile bounds what is read of a --token-file.
+const maxTokenFile = 4 << 10
+
+// readSmall reads a regular file of at most max bytes: a FIFO, a device
+// (a symlink to /dev/zero) or a larger file is an error, found without
+// blocking or reading on.
+func readSmall(file string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", file, st.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("%s is larger than %d bytes; a token file holds one line", file, max)
+	}
+	return data, err
 }
 
 // warnTokenFile warns on stderr about a --token-file that others can
