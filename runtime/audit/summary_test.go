@@ -65,13 +65,27 @@ func FuzzSummarize(f *testing.F) {
 	f.Add(`{"seq":1,"tool":"x","duration_ms":1,"killed":true,"argv":["a b"]}` + "\n" + `{"seq":3,"tool":"x","code":614,"rule":"r"}`)
 	f.Add("\n\n{]\n")
 	f.Add(`{"seq":1,"tool":"x","exit":null,"args":{"a":[1,{"b":2}]}}`)
+	f.Add(`{"seq":1,"tool":"x\u001b[31m\n","time":"\u202e","argv":["\t"],"killed":true}` + "\n" + strings.Repeat("y", 100))
 	f.Fuzz(func(t *testing.T, log string) {
+		// Lines over 80 bytes take the path of lines over 64 MiB.
+		old := maxLineBytes
+		maxLineBytes = 80
+		defer func() { maxLineBytes = old }()
 		s, err := Summarize(strings.NewReader(log), 3)
 		if err != nil {
-			return
+			t.Fatal(err) // a strings.Reader does not fail
 		}
 		if len(s.Slowest) > 3 {
 			t.Fatalf("%d slowest", len(s.Slowest))
+		}
+		lines := 0
+		for _, l := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+			if len(l) > 80 || len(bytes.TrimSpace([]byte(l))) > 0 {
+				lines++
+			}
+		}
+		if s.Calls+s.BadLines != lines {
+			t.Fatalf("%d calls + %d bad lines, but %d lines", s.Calls, s.BadLines, lines)
 		}
 		n := 0
 		for _, ts := range s.Tools {
@@ -83,6 +97,11 @@ func FuzzSummarize(f *testing.F) {
 		var b bytes.Buffer
 		if err := s.WriteText(&b); err != nil {
 			t.Fatal(err)
+		}
+		for _, r := range b.String() {
+			if r != '\n' && r != ' ' && !unicode.IsPrint(r) {
+				t.Fatalf("the summary holds %U:\n%s", r, b.String())
+			}
 		}
 	})
 }
