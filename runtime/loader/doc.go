@@ -21,7 +21,10 @@
 // Reading is defensive: only regular files named *.tool.json directly in
 // the directory are read (hidden files, such as editor lock files, are
 // ignored); a symlink is followed only when it stays inside the directory;
-// a file over 1 MiB is refused from its size and never read whole.
+// a file over 1 MiB is refused from its size and never read whole, and the
+// files of a directory load up to 64 MiB in all (WithMaxTotalSize; a file
+// past it is refused unread, in name order), so memory stays bounded
+// whatever the directory holds.
 //
 // Watch keeps the tools current with fsnotify: a file added, changed,
 // renamed or removed is reflected within about 200 ms, only the changed
