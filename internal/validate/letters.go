@@ -2,7 +2,6 @@ package validate
 
 import (
 	"regexp/syntax"
-	"sync"
 	"unicode"
 )
 
@@ -18,18 +17,18 @@ import (
 // no letter cannot spell a sed command (every command that runs a program
 // or touches a file is a letter: e, r, R, w, W).
 func PatternAdmitsLetter(p string) bool {
-	if v, ok := admitsCache.Load(p); ok {
-		return v.(bool)
+	if v, ok := admitsCache.load(p); ok {
+		return v
 	}
 	re, err := syntax.Parse(p, syntax.Perl)
 	admits := err != nil || admitsLetter(re)
-	admitsCache.Store(p, admits)
+	admitsCache.store(p, admits)
 	return admits
 }
 
 // admitsCache holds PatternAdmitsLetter's answers: descriptors are
 // validated again on every reload, with the same few patterns.
-var admitsCache sync.Map // string → bool
+var admitsCache boundedCache[bool]
 
 func admitsLetter(re *syntax.Regexp) bool {
 	switch re.Op {

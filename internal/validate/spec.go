@@ -161,6 +161,11 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 		}
 		return errs // enum and default cannot be checked without a type
 	}
+	if len(a.Pattern) > MaxPatternLen {
+		add(tool.SpecErrorf(field+".pattern", "slot %q: pattern is %d bytes long, more than %d: list the allowed values in an enum instead",
+			a.Name, len(a.Pattern), MaxPatternLen))
+		return errs
+	}
 	if a.Pattern != "" {
 		if _, err := compilePattern(a.Pattern); err != nil {
 			add(tool.SpecErrorf(field+".pattern", "slot %q: pattern is not a valid RE2 expression: %v", a.Name, err))
@@ -176,12 +181,12 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 	}
 	startsWord := t == nil || t.StartsWord(a.Name)
 	for i, v := range a.Enum {
-		if err := checkFixedValue(a, v, startsWord); err != nil {
+		if err := checkFixedValue(a, v, startsWord, true); err != nil {
 			add(tool.SpecErrorf(fmt.Sprintf("%s.enum.%d", field, i), "slot %q: enum value %q is not a valid value: %s", a.Name, v, err.Msg))
 		}
 	}
 	if a.HasDefault {
-		if err := checkFixedValue(a, a.Default, startsWord); err != nil {
+		if err := checkFixedValue(a, a.Default, startsWord, false); err != nil {
 			add(tool.SpecErrorf(field+".default", "slot %q: default %q is not a valid value: %s", a.Name, a.Default, err.Msg))
 		}
 	}
@@ -190,9 +195,15 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 
 // checkFixedValue checks a value fixed by the author (enum or default) by the
 // same rules as a model's value; a path default must stay inside the
-// workspace lexically (symlinks can only be checked at call time).
-func checkFixedValue(a tool.Arg, v string, startsWord bool) *tool.Error {
-	a.Enum = enumFor(a, v)
+// workspace lexically (symlinks can only be checked at call time). An enum
+// value (inEnum) is in the enum by definition: the enum rule is checked for
+// a default only, which also keeps a long enum from costing its square.
+func checkFixedValue(a tool.Arg, v string, startsWord, inEnum bool) *tool.Error {
+	if inEnum {
+		a.Enum = nil
+	} else {
+		a.Enum = enumFor(a, v)
+	}
 	if err := Value(&a, v, startsWord); err != nil {
 		return err
 	}
@@ -204,8 +215,8 @@ func checkFixedValue(a tool.Arg, v string, startsWord bool) *tool.Error {
 	return nil
 }
 
-// enumFor lets an enum value be checked against the other rules: the enum
-// rule itself is checked for defaults only.
+// enumFor lets a default that is one of the enum values be checked against
+// the other rules only; any other default must be in the enum.
 func enumFor(a tool.Arg, v string) []string {
 	for _, e := range a.Enum {
 		if e == v {

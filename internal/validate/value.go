@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -103,12 +102,12 @@ func isDecimal(s string) bool {
 }
 
 // patterns caches compiled slot patterns, anchored to the whole value.
-var patterns sync.Map // string → *regexp.Regexp
+var patterns boundedCache[*regexp.Regexp]
 
 // compilePattern compiles the RE2 expression p anchored to the whole value.
 func compilePattern(p string) (*regexp.Regexp, error) {
-	if re, ok := patterns.Load(p); ok {
-		return re.(*regexp.Regexp), nil
+	if re, ok := patterns.load(p); ok {
+		return re, nil
 	}
 	if _, err := regexp.Compile(p); err != nil {
 		return nil, err
@@ -122,6 +121,6 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 			return nil, err
 		}
 	}
-	patterns.Store(p, re)
+	patterns.store(p, re)
 	return re, nil
 }
