@@ -507,22 +507,35 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // killed) and Drain waits for them to return, then returns ctx's error.
 //
 // Over HTTP, Drain then waits (at most drainTimeout) until the requests in
-// flight have been answered, so that CloseSessions after it cuts no answer.
+// flight have been answered, and answerLinger more when there were any, so
+// that CloseSessions after it cuts no answer: a client reads an answer on
+// the connection of its request and learns that its session's stream ended
+// on another one, and the go-sdk client fails every call still waiting
+// when it sees the stream end first.
 func (s *Server) Drain(ctx context.Context) error {
-	err := s.drainCalls(ctx)
+	ran, err := s.drainCalls(ctx)
 	deadline := time.Now().Add(drainTimeout)
 	for s.httpRequests() > 0 && time.Now().Before(deadline) {
+		ran = true
 		time.Sleep(5 * time.Millisecond)
+	}
+	if ran {
+		time.Sleep(answerLinger)
 	}
 	return err
 }
 
-func (s *Server) drainCalls(ctx context.Context) error {
+// answerLinger is how long Drain waits after the last answer went out.
+const answerLinger = 250 * time.Millisecond
+
+// drainCalls stops new calls and waits for the running ones (ran: there
+// were some), cancelling them when ctx ends first.
+func (s *Server) drainCalls(ctx context.Context) (ran bool, err error) {
 	s.runMu.Lock()
 	s.draining = true
 	if s.running == 0 {
 		s.runMu.Unlock()
-		return nil
+		return false, nil
 	}
 	if s.idle == nil {
 		s.idle = make(chan struct{})
@@ -531,11 +544,11 @@ func (s *Server) drainCalls(ctx context.Context) error {
 	s.runMu.Unlock()
 	select {
 	case <-idle:
-		return nil
+		return true, nil
 	case <-ctx.Done():
 		s.stopCalls(errShutdown)
 		<-idle
-		return ctx.Err()
+		return true, ctx.Err()
 	}
 }
 
