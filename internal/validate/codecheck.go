@@ -219,6 +219,13 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 			"repository writes, so an enum does not help: %s", a.Name, note, site.prog, opt, site.why, fix)
 	case enum:
 		return nil // the author's allowlist
+	case site.what != "":
+		place := "the program of"
+		if site.cmdArg {
+			place = "in the arguments of"
+		}
+		return tool.SpecErrorf(field, "slot %q: %sit is %s %s, which %s; the model must not choose code: write the command "+
+			"out in the template, or give the slot an enum of the allowed values", a.Name, note, place, site.what, site.why)
 	case site.cmd:
 		return tool.SpecErrorf(field, "slot %q: %sit is the program %s's %s runs, which %s; the model must not choose code: "+
 			"write the program out in the template, or give the slot an enum of the allowed programs", a.Name, note, site.prog, opt, site.why)

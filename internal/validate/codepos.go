@@ -23,6 +23,10 @@ import (
 //     that command's own arguments, checked by its own row; a literal
 //     program there obeys the deny list and the relative-path rule like
 //     the template's binary (find . -exec sh -c {x} +);
+//   - operands that are a command (codeOperands): git bisect run CMD…, git
+//     submodule foreach CMD…, ssh HOST CMD…; every slot of the command is
+//     code, its arguments too (a shell may read them), and a slot where a
+//     leading literal (run, foreach) stands might spell it;
 //   - sed's script: the value of -e/--expression, or the first operand when
 //     no -e or -f is given; and -f/--file, which names a file to read the
 //     script from;
@@ -52,13 +56,15 @@ type codeSite struct {
 	slot string
 	prog string // the program, as BinaryName gives it
 	opt  string // the option as written ("--compress-prog", "-I", "-exec")
+	what string // or the operands that are a command (codeOperands.What)
 	full string // the option's full name when opt abbreviates it
 	kind codeKind
 	why  string
 	// names: the slot stands among option letters or in an option's name
 	// (sed -n{x}); sub: it is git's subcommand; cmd: it is the command a
-	// codeCommand option runs.
-	names, sub, cmd bool
+	// codeCommand option runs; cmdArg: it is in that command's arguments,
+	// which a shell reads (git submodule foreach, ssh).
+	names, sub, cmd, cmdArg bool
 	// afterDashes: the slot follows the word's leading dashes ("-{x}"),
 	// which slotNamesOption refuses already.
 	afterDashes bool
@@ -196,6 +202,44 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 	}
 	if p.Sed && !st.scriptGiven && len(operands) > 0 {
 		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, word: words[operands[0]]})
+	}
+	for _, c := range p.Commands {
+		sc.operandCommand(&st, c, words, operands)
+	}
+}
+
+// operandCommand finds the slots of the command that c says operands hold
+// (the indexes in words of the program's operands, in order). A slot in
+// one of c.Lead's places might spell it, so it counts as leading there.
+func (sc *scanner) operandCommand(st *progState, c codeOperands, words []Word, operands []int) {
+	if st.p.Git && c.Sub != st.sub && st.sub != "?" {
+		return
+	}
+	skip := c.Skip
+	if len(c.Lead) > 0 {
+		skip = len(c.Lead)
+		for k, lead := range c.Lead {
+			if k >= len(operands) {
+				return
+			}
+			w := words[operands[k]]
+			if len(w) == 1 && w[0].Slot == "" && w[0].Lit != lead {
+				return
+			}
+		}
+	}
+	if skip >= len(operands) {
+		return
+	}
+	first := words[operands[skip]]
+	if len(first) == 1 && first[0].Slot == "" {
+		opt := strings.TrimSpace(c.Sub + " " + strings.Join(c.Lead, " "))
+		sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: first[0].Lit})
+	}
+	for k, i := range operands[skip:] {
+		for _, s := range slotsOf(words[i]) {
+			sc.add(codeSite{slot: s, prog: st.name, what: c.What, kind: codeCommand, why: c.Why, cmd: true, cmdArg: k > 0})
+		}
 	}
 }
 

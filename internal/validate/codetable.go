@@ -33,6 +33,18 @@ type codeOption struct {
 	Why  string // what the value does, for the message ("which names …")
 }
 
+// codeOperands says which operands of a program are a command it runs:
+// every operand after Lead, the literal operands that introduce the
+// command (git bisect run CMD…: Sub "bisect", Lead "run"), or after the
+// first Skip operands, whatever they are (ssh HOST CMD…: Skip 1).
+type codeOperands struct {
+	Sub  string   // git's subcommand; "" for another program
+	Lead []string // the operands before the command, literally
+	Skip int      // or how many operands of any value come first
+	What string   // the command, for the message ("the command of git bisect run")
+	Why  string   // what the program does with it
+}
+
 // codeProgram is codeTable's entry for a program or a family of them.
 type codeProgram struct {
 	// Names are matched like deny-list entries ("sed" covers "sed4.9",
@@ -57,6 +69,9 @@ type codeProgram struct {
 	Sed      bool // the first operand is the script unless -e/-f is given
 	Git      bool // top-level options, a subcommand, then the subcommand's options
 	Code     []codeOption
+	// Commands are the operands that are a command the program runs (git
+	// bisect run CMD…, ssh HOST CMD…).
+	Commands []codeOperands
 
 	match DenyList // Names, as a matcher
 }
@@ -82,6 +97,16 @@ var codeTable = []*codeProgram{
 			{Sub: "grep", Short: "O", Long: []string{"open-files-in-pager"}, Optional: true, Kind: codeRuns, Why: "names the pager git runs on the matching files"},
 			{Sub: "rebase", Short: "x", Kind: codeRuns, Why: "is --exec: a shell command run after each commit"},
 			{Sub: "difftool", Short: "x", Long: []string{"extcmd"}, Kind: codeRuns, Why: "names the diff command git runs"},
+			{Sub: "difftool mergetool", Short: "t", Long: []string{"tool"}, Kind: codeRuns, Why: "chooses the diff or merge tool git runs (an editor among them)"},
+			{Sub: "filter-branch", Long: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter",
+				"commit-filter", "tag-name-filter"}, Kind: codeRuns, Why: "is a shell command git runs for every commit"},
+			{Sub: "send-email", Long: []string{"sendmail-cmd", "smtp-server", "to-cmd", "cc-cmd", "header-cmd"}, Kind: codeRuns,
+				Why: "names a program git runs to send the mail or to find its recipients"},
+		},
+		Commands: []codeOperands{
+			{Sub: "bisect", Lead: []string{"run"}, What: "the command of git bisect run", Why: "git runs to judge each commit"},
+			{Sub: "submodule", Lead: []string{"foreach"}, What: "the command of git submodule foreach",
+				Why: "git runs through the shell in each submodule"},
 		},
 	},
 	{
@@ -168,6 +193,7 @@ var codeTable = []*codeProgram{
 	},
 	{
 		Names: []string{"ssh", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
+		Commands: []codeOperands{{Skip: 1, What: "the remote command of ssh (the operands after the host)", Why: "the remote host's shell runs"}},
 		Code: []codeOption{
 			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
 			{Short: "F", Kind: codeScriptFile, Why: "names the configuration file ssh reads, whose options can run local programs"},
