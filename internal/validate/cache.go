@@ -7,7 +7,7 @@ import "sync"
 // is an enum.
 const MaxPatternLen = 4096
 
-// maxCached bounds each cache of answers about patterns: descriptors are
+// maxCached bounds each cache of answers about patterns (and binaries): descriptors are
 // validated again on every reload, mostly with the same few patterns, but
 // a tools directory being edited under --watch brings new ones for ever.
 const maxCached = 256

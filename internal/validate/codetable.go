@@ -248,12 +248,12 @@ var prepareCodeTable = sync.OnceFunc(func() {
 })
 
 // codeEntries caches codeEntry by binary (templates name few binaries).
-var codeEntries sync.Map // string → *codeProgram
+var codeEntries boundedCache[*codeProgram]
 
 // codeEntry returns codeTable's entry for a binary, or nil.
 func codeEntry(binary string) *codeProgram {
-	if p, ok := codeEntries.Load(binary); ok {
-		return p.(*codeProgram)
+	if p, ok := codeEntries.load(binary); ok {
+		return p
 	}
 	prepareCodeTable()
 	var found *codeProgram
@@ -263,6 +263,6 @@ func codeEntry(binary string) *codeProgram {
 			break
 		}
 	}
-	codeEntries.Store(binary, found)
+	codeEntries.store(binary, found)
 	return found
 }
