@@ -7,12 +7,13 @@ import "sync"
 // is an enum.
 const MaxPatternLen = 4096
 
-// maxCached bounds each cache of answers about patterns (and binaries): descriptors are
-// validated again on every reload, mostly with the same few patterns, but
-// a tools directory being edited under --watch brings new ones for ever.
+// maxCached bounds each cache of answers about patterns and binaries:
+// descriptors are validated again on every reload, mostly with the same
+// few, but a tools directory being edited under --watch brings new ones for
+// ever.
 const maxCached = 256
 
-// boundedCache is a map from pattern to answer that forgets everything
+// boundedCache is a map from a pattern (or binary) to an answer that forgets everything
 // when it would hold more than maxCached entries.
 type boundedCache[V any] struct {
 	mu sync.Mutex
