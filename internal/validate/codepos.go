@@ -598,3 +598,17 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 }
 
 func (sc *scanner) add(s codeSite) { sc.out.sites = append(sc.out.sites, s) }
+
+// Runs returns the programs t's program runs as t writes them out (find's
+// -exec grep, git bisect run's program), in order, each once: a confined
+// command may execute them too (kernel.RunAlso), once Spec has checked each
+// against the deny list and the relative-path rule.
+func (t *Template) Runs() []string {
+	var out []string
+	for _, r := range scanTemplate(t, func(string) slotInfo { return slotInfo{} }).runs {
+		if !slices.Contains(out, r.program) {
+			out = append(out, r.program)
+		}
+	}
+	return out
+}

@@ -125,8 +125,11 @@ func FuzzParseTemplate(f *testing.F) {
 				if bad, ok := firstBadRune(p.Lit, false); ok {
 					t.Fatalf("ParseTemplate(%q): literal %q holds %s", cmd, p.Lit, bad.message())
 				}
-				if strings.ContainsAny(p.Lit, "{}") {
-					t.Fatalf("ParseTemplate(%q): literal %q holds a brace", cmd, p.Lit)
+				if strings.ContainsAny(strings.ReplaceAll(p.Lit, "{}", ""), "{}") {
+					t.Fatalf("ParseTemplate(%q): literal %q holds a brace that is not part of a literal {}", cmd, p.Lit)
+				}
+				if i > 0 && p.Slot == "" && w[i-1].Slot == "" {
+					t.Fatalf("ParseTemplate(%q): adjacent literal parts", cmd)
 				}
 				if p.Slot != "" && !isIdent(p.Slot) {
 					t.Fatalf("ParseTemplate(%q): slot %q", cmd, p.Slot)

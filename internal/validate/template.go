@@ -91,18 +91,24 @@ func ParseTemplate(cmd string) (*Template, error) {
 // parseWord splits one template word into literal and slot parts. Two slots
 // may not touch, and a slot that begins a word may not be followed by a dash:
 // either way an empty value would let what follows begin the argument, past
-// the leading-dash rule.
+// the leading-dash rule. "{}" is literal text: it names no slot, and find
+// -exec needs it (find . -name {name} -exec grep -l {pattern} {} +).
 func parseWord(f string) (Word, error) {
 	f0 := f
 	var w Word
 	for f != "" {
 		open := strings.IndexAny(f, "{}")
 		if open < 0 {
-			w = append(w, Part{Lit: f})
+			w = addLit(w, f)
 			break
 		}
+		if strings.HasPrefix(f[open:], "{}") {
+			w = addLit(w, f[:open+2])
+			f = f[open+2:]
+			continue
+		}
 		if open > 0 {
-			w = append(w, Part{Lit: f[:open]})
+			w = addLit(w, f[:open])
 		}
 		if f[open] == '}' {
 			return nil, tool.SpecErrorf("command", "template word %q: '}' without a matching '{'", f0)
@@ -127,6 +133,16 @@ func parseWord(f string) (Word, error) {
 		}
 	}
 	return w, nil
+}
+
+// addLit appends literal text to w, to its last part when that is literal
+// too (a word alternates literal text and slots).
+func addLit(w Word, lit string) Word {
+	if len(w) > 0 && w[len(w)-1].Slot == "" {
+		w[len(w)-1].Lit += lit
+		return w
+	}
+	return append(w, Part{Lit: lit})
 }
 
 // checkBinaryWord requires the first word to be one literal, a plain name or

@@ -20,6 +20,7 @@ type CommandToolBase struct {
 	schema json.RawMessage
 	slots  []slot
 	index  map[string]int // slot name → position in slots
+	also   []string       // the programs the template runs (find -exec's), for the execute set
 }
 
 // slot is a declared argument with what assembly needs to know about it.
@@ -51,8 +52,16 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
+	// The same for each program the template runs (find . -exec grep …):
+	// confined, it joins the execute set (kernel.RunAlso).
+	also := t.Runs()
+	for _, p := range also {
+		if err := validate.CheckBinary(p, k.Workspace(), k.LookPath, vopts...); err != nil {
+			return nil, err
+		}
+	}
 	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
-	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}}
+	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	for i, a := range spec.Args {
 		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
 		b.index[a.Name] = i
@@ -104,9 +113,13 @@ func (b *CommandToolBase) Execute(ctx context.Context, args json.RawMessage) (ke
 	return b.run(ctx, argv)
 }
 
+// RunsAlso returns the programs the template runs besides its binary, as
+// written (find . -exec grep …: grep): a confined call may execute them too.
+func (b *CommandToolBase) RunsAlso() []string { return slices.Clone(b.also) }
+
 // run runs argv on the tool's kernel; an error names the tool.
 func (b *CommandToolBase) run(ctx context.Context, argv []string) (kernel.Result, error) {
-	res, err := b.kernel.Run(ctx, argv)
+	res, err := b.kernel.RunAlso(ctx, argv, b.also)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", b.spec.Name, err)
 	}

@@ -66,6 +66,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		Descendants: kernel.DescendantControl(),
 	}
 	var a kernel.Access
+	var also []string // the programs the template runs, resolved
 	switch t := entry.Tool.(type) {
 	case *exec.Tool:
 		r.explainExec(t, args)
@@ -74,6 +75,13 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Template = spec.Command
 		a = kernel.Access{Write: spec.Writes, Network: spec.Network}
 		r.explainSpec(t, k, args)
+		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
+			for _, name := range rt.RunsAlso() {
+				if p, err := resolve(k, name); err == nil {
+					also = append(also, p)
+				}
+			}
+		}
 	default:
 		r.Err = fmt.Errorf("explain: tool %q is not a command tool; nothing to explain", r.Tool)
 		return r
@@ -84,7 +92,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		path = r.Argv[0]
 		r.Env = ka.ChildEnv(r.Argv)
 	}
-	r.Confinement, r.Exec = confinement(ka, path)
+	r.Confinement, r.Exec = confinement(ka, path, also)
 	if r.Exec != nil {
 		r.WorkspaceExec = k.WorkspaceExecControl()
 	}
@@ -146,13 +154,14 @@ func resolve(k *kernel.Kernel, bin string) (string, error) {
 }
 
 // confinement describes the sandbox a call of the program at path ("" when
-// the call is rejected) would get on k, and its execute set.
-func confinement(k *kernel.Kernel, path string) (string, []string) {
+// the call is rejected) would get on k, and its execute set (with also, the
+// programs its template runs).
+func confinement(k *kernel.Kernel, path string, also []string) (string, []string) {
 	mode := k.Confinement()
 	if mode == sandbox.Off {
 		return "none (--confine off): the environment, descendant control and limits still apply", nil
 	}
-	pol := k.Policy(path)
+	pol := k.Policy(path, also...)
 	if path == "" {
 		pol.Exec = nil
 	}

@@ -160,3 +160,25 @@ func TestExplainShowsTheChildsWorld(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainExecSetHasTheTemplatesPrograms: the program a template's
+// find -exec runs is in the execute set explain shows, as in the run.
+func TestExplainExecSetHasTheTemplatesPrograms(t *testing.T) {
+	if abi, _ := sandbox.Available(); abi == 0 {
+		t.Skip("Landlock cannot enforce the policy here")
+	}
+	k := newKernel(t)
+	b, err := base.New(tool.Spec{Name: "files_containing", Description: "d",
+		Command: "find . -name {name} -exec grep -l {pattern} {} +",
+		Args: []tool.Arg{
+			{Name: "name", Type: tool.String, Description: "n", Required: true},
+			{Name: "pattern", Type: tool.String, Description: "p", Required: true},
+		}}, k)
+	require.NoError(t, err)
+	r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(`{"name":"*.go","pattern":"x"}`))
+	require.NoError(t, r.Err)
+	grep, err := k.LookPath("grep")
+	require.NoError(t, err)
+	assert.Equal(t, k.ExecSet(r.Argv[0], grep), r.Exec)
+	assert.Contains(t, r.Exec, grep)
+}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -57,15 +58,16 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 
 // Policy returns the Landlock policy a command running the program at path
 // (absolute, as resolved) gets: the workspace, the private HOME, the
-// kernel's access and readable paths, and the execute set (ExecSet).
-func (k *Kernel) Policy(path string) sandbox.Policy {
+// kernel's access and readable paths, and the execute set (ExecSet, with
+// also: see RunAlso).
+func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 	return sandbox.Policy{
 		Workspace: k.workspace,
 		Home:      k.home,
 		Write:     k.access.Write,
 		Network:   k.access.Network,
 		Read:      k.read,
-		Exec:      execSet(path),
+		Exec:      k.ExecSet(path, also...),
 	}
 }
 
@@ -73,9 +75,21 @@ func (k *Kernel) Policy(path string) sandbox.Policy {
 // the program at path (absolute, as resolved) may execute: the program
 // itself, its dynamic loader (the ELF interpreter it names) and the helper
 // directories its row of the program table declares (git's exec-path, for
-// one). A shell or an interpreter is never in it, so a script cannot run
-// confined, nor can any program start another one.
-func (k *Kernel) ExecSet(path string) []string { return execSet(path) }
+// one); and the same for each program of also (absolute, as resolved: what
+// the command's template says it runs, see RunAlso). A shell or an
+// interpreter is never in it unless also names one, so a script cannot run
+// confined, nor can any program start another one it was not given.
+func (k *Kernel) ExecSet(path string, also ...string) []string {
+	set := execSet(path)
+	for _, p := range also {
+		for _, e := range execSet(p) {
+			if !slices.Contains(set, e) {
+				set = append(set, e)
+			}
+		}
+	}
+	return set
+}
 
 // checkMode rejects a mode sandbox does not define.
 func checkMode(m sandbox.Mode) error {

@@ -35,11 +35,22 @@ const drainGrace = 100 * time.Millisecond
 //
 // A WithObserver context sees the Result and error.
 func (k *Kernel) Run(ctx context.Context, argv []string) (Result, error) {
-	res, err := k.runArgv(ctx, argv)
+	res, err := k.runArgv(ctx, argv, nil)
 	return observe(ctx, res, err)
 }
 
-func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
+// RunAlso is Run for a command that itself runs the programs also, as its
+// template writes them out (the program of find -exec; names are resolved
+// like argv[0]): a confined command may execute them too (ExecSet), and
+// nothing else. The caller vouches for them (base.New checks them against
+// the deny list); one that is not found is left out, one that is a script
+// is refused as argv[0] would be.
+func (k *Kernel) RunAlso(ctx context.Context, argv, also []string) (Result, error) {
+	res, err := k.runArgv(ctx, argv, also)
+	return observe(ctx, res, err)
+}
+
+func (k *Kernel) runArgv(ctx context.Context, argv, also []string) (Result, error) {
 	res := Result{Argv: slices.Clone(argv), Timeout: k.timeout}
 	if len(argv) == 0 {
 		return k.notStarted(res, 127, fmt.Errorf("kernel: empty argv: %w", ErrNotFound))
@@ -52,14 +63,22 @@ func (k *Kernel) runArgv(ctx context.Context, argv []string) (Result, error) {
 		return k.notStarted(res, exitCodeFor(err), err)
 	}
 	res.Argv[0] = path
-	pol := k.Policy(path)
+	var extra []string
+	for _, name := range also {
+		if p, err := k.resolve(name); err == nil {
+			extra = append(extra, p)
+		}
+	}
+	pol := k.Policy(path, extra...)
 	d := sandbox.Decide(pol, k.mode)
 	if d.Err != nil {
 		return k.notStarted(res, 126, fmt.Errorf("kernel: not running %s: %w", path, d.Err))
 	}
 	if d.Apply {
-		if err := checkConfinable(path); err != nil {
-			return k.notStarted(res, 126, err)
+		for _, p := range append([]string{path}, extra...) {
+			if err := checkConfinable(p); err != nil {
+				return k.notStarted(res, 126, err)
+			}
 		}
 	}
 	return k.run(ctx, res, pol, d)
