@@ -51,9 +51,10 @@
 // kernel's Access says so (WithAccess, from the tool's Spec); use the
 // network only when its Access says so; and execute only its own program,
 // that program's dynamic loader and the helper directories its row of the
-// program table declares (ExecSet): no shell, no interpreter, no other
-// program, whatever the command tries (find -exec, env, xargs, git's
-// fsmonitor or aliases, setarch). A script therefore cannot run confined;
+// program table declares (ExecSet), plus the programs a RunAlso caller names
+// (those its template writes out for it: find -exec grep): no shell, no
+// interpreter, no other program, whatever the command tries (find -exec,
+// env, xargs, git's fsmonitor or aliases, setarch). A script therefore cannot run confined;
 // Run refuses it with the reason (exit 126). Where a mount namespace can be
 // made (root), the workspace is also mounted noexec for confined commands,
 // so none of its files can be mapped as code either: no library, plugin or
