@@ -161,7 +161,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 			}
 		}()
 		a := audit.New(log, audit.WithConfinement(f.confine.String()), audit.WithRedact(strings.Split(sf.auditRedact, ",")...))
-		opts = append(opts, mcp.WithToolWrapper(a.Wrap))
+		opts = append(opts, mcp.WithToolWrapper(a.Wrap), mcp.WithRefusalRecorder(a.Refused))
 	}
 	srv, err := mcp.New(p.Registry, opts...)
 	if err != nil {

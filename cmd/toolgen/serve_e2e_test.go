@@ -801,13 +801,22 @@ func testHTTPAuthAndAudit(t *testing.T, bin string) {
 			t.Errorf("%s %s: isError=%v: %s", c.tool, c.args, isErr, text)
 		}
 	}
+	// A tool the server does not serve (the model probing for exec) reaches
+	// no tool, and is recorded all the same.
+	if text, failed := tryCall(cs, "exec", map[string]any{"command": "id"}); !failed || !strings.Contains(text, "unknown tool") {
+		t.Errorf("an unknown tool: %q", text)
+	}
 	if code := s.exit(t, syscall.SIGTERM, 15*time.Second); code != 0 {
 		t.Errorf("exit code %d after SIGTERM, want 0", code)
 	}
 	recs := readAudit(t, log)
-	if len(recs) != len(calls) {
-		t.Fatalf("%d audit lines for %d calls", len(recs), len(calls))
+	if len(recs) != len(calls)+1 {
+		t.Fatalf("%d audit lines for %d calls", len(recs), len(calls)+1)
 	}
+	if r := recs[len(calls)]; r.Tool != "exec" || r.Rule != "unknown tool" || r.Session != recs[0].Session || len(r.Argv) > 0 {
+		t.Errorf("the unknown tool's audit line: %+v", r)
+	}
+	recs = recs[:len(calls)]
 	for i, c := range calls {
 		r := recs[i]
 		var want, got any

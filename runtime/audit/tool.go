@@ -136,6 +136,16 @@ func (w *audited) Call(ctx context.Context, args json.RawMessage) (string, error
 	return text, err
 }
 
+// Refused records a call that reached no tool — an unknown tool name, or a
+// call refused while the server shuts down —, with rule naming why and
+// reason the error the client got. Its error is the log's: the caller
+// decides what a client gets when the record cannot be written.
+func (a *Auditor) Refused(ctx context.Context, name string, args json.RawMessage, rule string, reason error) error {
+	rec := a.record(ctx, name, "", args, a.now(), &observation{}, "", reason)
+	rec.Rule = rule
+	return a.log.Write(rec)
+}
+
 func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMessage, start time.Time,
 	obs *observation, text string, err error) *Record {
 	end := a.now()

@@ -156,6 +156,64 @@ func TestRefusalsReachTheAuditLog(t *testing.T) {
 	assert.Equal(t, []string{"echo", "ok"}, []string{filepath.Base(recs[1].Argv[0]), recs[1].Argv[1]})
 }
 
+// TestUnknownToolsReachTheAuditLog: a call naming no tool the server
+// serves (a model probing for exec, say) reaches no tool wrapper; with a
+// refusal recorder it is recorded with its session and arguments, and the
+// client still gets the SDK's answer.
+func TestUnknownToolsReachTheAuditLog(t *testing.T) {
+	var buf lockedBuffer
+	a := audit.New(audit.NewWriter(&buf))
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "echo_word", "echo {word}", "word")),
+		WithToolWrapper(a.Wrap), WithRefusalRecorder(a.Refused))
+	c := serveRaw(t, srv)
+	c.initialize()
+	c.callTool(2, "exec", `{"command":"id"}`)
+	m, _ := c.response(2)
+	assert.Contains(t, m["_raw"], "unknown tool")
+	c.callTool(3, "echo_word", `{"word":"ok"}`)
+	c.response(3)
+	var recs []audit.Record
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
+		recs = append(recs, r)
+	}
+	require.Len(t, recs, 2, buf.String())
+	assert.Equal(t, "exec", recs[0].Tool)
+	assert.Equal(t, "unknown tool", recs[0].Rule)
+	assert.Contains(t, recs[0].Error, `unknown tool "exec"`)
+	assert.JSONEq(t, `{"command":"id"}`, string(recs[0].Args))
+	assert.Equal(t, "stdio", recs[0].Transport)
+	assert.NotEmpty(t, recs[0].Session)
+	assert.Equal(t, recs[0].Session, recs[1].Session)
+	assert.Equal(t, recs[0].Seq+1, recs[1].Seq)
+}
+
+// TestShutdownRefusalsReachTheAuditLog: a call refused because the server
+// is draining reaches no tool either; it is recorded with its rule.
+func TestShutdownRefusalsReachTheAuditLog(t *testing.T) {
+	var buf lockedBuffer
+	a := audit.New(audit.NewWriter(&buf))
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "echo_word", "echo {word}", "word")),
+		WithToolWrapper(a.Wrap), WithRefusalRecorder(a.Refused))
+	c := serveRaw(t, srv)
+	c.initialize()
+	require.NoError(t, srv.Drain(context.Background()))
+	c.callTool(2, "echo_word", `{"word":"late"}`)
+	m, _ := c.response(2)
+	text, isErr := resultText(t, m)
+	require.True(t, isErr)
+	assert.Contains(t, text, "shutting down")
+	var r audit.Record
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(buf.String())), &r), buf.String())
+	assert.Equal(t, "echo_word", r.Tool)
+	assert.Equal(t, "shutting down", r.Rule)
+	assert.JSONEq(t, `{"word":"late"}`, string(r.Args))
+	assert.Empty(t, r.Argv)
+}
+
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

@@ -54,7 +54,19 @@ type config struct {
 	maxMessage    int
 	maxCalls      int
 	wrap          func(tool.Tool, tool.Form) tool.Tool
+	refused       RefusalRecorder
 }
+
+// RefusalRecorder records a tools/call that reached no tool: rule is
+// "unknown tool" or "shutting down", reason the error the client gets. An
+// audit.Auditor's Refused is one.
+type RefusalRecorder func(ctx context.Context, name string, args json.RawMessage, rule string, reason error) error
+
+// WithRefusalRecorder has the server record every tools/call that reaches
+// no tool (WithToolWrapper sees only those that do), with its caller
+// (audit.CallerFrom). A call whose record cannot be written is answered
+// with that error.
+func WithRefusalRecorder(f RefusalRecorder) Option { return func(c *config) { c.refused = f } }
 
 // WithToolWrapper wraps every tool the server serves (at New and at each
 // Sync), for instance with an audit.Auditor's Wrap; the wrapper sees the
@@ -107,6 +119,7 @@ type Server struct {
 	mu      sync.RWMutex  // guards served
 	served  map[string]served
 	wrap    func(tool.Tool, tool.Form) tool.Tool
+	refused RefusalRecorder
 
 	// Graceful shutdown (Drain): while draining no call starts; running
 	// ones are counted in running and cancelled through stopCalls.
@@ -158,7 +171,7 @@ func New(reg *tool.Registry, opts ...Option) (*Server, error) {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{reg: reg, logger: c.logger, maxArgs: c.maxArgs, maxMsg: c.maxMessage,
-		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}, wrap: c.wrap}
+		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}, wrap: c.wrap, refused: c.refused}
 	s.callsCtx, s.stopCalls = context.WithCancelCause(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: c.name, Version: c.version}, &sdk.ServerOptions{
 		Instructions: c.instructions,
@@ -168,8 +181,27 @@ func New(reg *tool.Registry, opts ...Option) (*Server, error) {
 		// capability: logs go to the logger, not to the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
+	if s.refused != nil {
+		s.sdk.AddReceivingMiddleware(s.recordUnknown)
+	}
 	s.sync()
 	return s, nil
+}
+
+// recordUnknown records a tools/call naming no tool the server serves (the
+// SDK answers it without reaching handle), then lets the SDK answer.
+func (s *Server) recordUnknown(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if _, served := s.lookup(r.Params.Name); !served {
+				reason := fmt.Errorf("unknown tool %q", r.Params.Name)
+				if err := s.refused(audit.WithCaller(ctx, caller(ctx, r)), r.Params.Name, r.Params.Arguments, "unknown tool", reason); err != nil {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("%v; not recorded: %v", reason, err)}
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // Tools returns the MCP definitions of reg's tools, sorted by name, with each
@@ -331,7 +363,13 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		args = json.RawMessage("{}")
 	}
 	if !s.enter() {
-		return errorResult(fmt.Errorf("%s: not run: the server is shutting down; call again (another replica may answer)", name)), nil
+		err := fmt.Errorf("%s: not run: the server is shutting down; call again (another replica may answer)", name)
+		if s.refused != nil {
+			if rerr := s.refused(audit.WithCaller(ctx, caller(ctx, req)), name, args, "shutting down", err); rerr != nil {
+				err = fmt.Errorf("%w; not recorded: %v", err, rerr)
+			}
+		}
+		return errorResult(err), nil
 	}
 	defer s.leave()
 	if s.wrap != nil { // only a wrapper (the audit log) asks who called
