@@ -27,7 +27,9 @@ type Summary struct {
 	Gaps int `json:"gaps"`
 	// Tools holds the calls per tool, by name.
 	Tools map[string]*ToolStats `json:"tools"`
-	// Refusals counts refused calls (613/614) by rule.
+	// Refusals counts refused calls by rule: 613s and 614s, and the calls
+	// that reached no tool (Auditor.Refused: "unknown tool", "shutting
+	// down").
 	Refusals map[string]int `json:"refusals"`
 	// Slowest are the slowest calls, slowest first.
 	Slowest []Record `json:"slowest"`
@@ -89,7 +91,7 @@ func Summarize(r io.Reader, top int) (*Summary, error) {
 		ts.Calls++
 		ts.TotalMS += rec.DurationMS
 		switch {
-		case rec.Code == 613 || rec.Code == 614:
+		case rec.Code == 613 || rec.Code == 614 || rec.Rule != "":
 			ts.Refused++
 			s.Refusals[rec.Rule]++
 		case rec.Error != "":

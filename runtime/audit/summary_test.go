@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -31,18 +32,21 @@ func TestSummarize(t *testing.T) {
 	}
 	_, err := nap.Call(context.Background(), json.RawMessage(`{"secs":"3"}`))
 	require.NoError(t, err)
+	require.NoError(t, a.Refused(context.Background(), "exec", json.RawMessage(`{"command":"id"}`), "unknown tool", errors.New(`unknown tool "exec"`)))
 	log := buf.String() + "not a record\n" +
-		`{"seq":99,"tool":"echo","duration_ms":0.5}` + "\n" // a jump: 9 records, then 99
+		`{"seq":99,"tool":"echo","duration_ms":0.5}` + "\n" // a jump: 10 records, then 99
 
 	s, err := Summarize(strings.NewReader(log), 2)
 	require.NoError(t, err)
-	assert.Equal(t, 9, s.Calls)
+	assert.Equal(t, 10, s.Calls)
 	assert.Equal(t, 1, s.BadLines)
-	assert.Equal(t, []int{9}, s.BadLineNos)
+	assert.Equal(t, []int{10}, s.BadLineNos)
 	assert.Equal(t, 1, s.Gaps)
 	assert.Equal(t, 8, s.Tools["echo"].Calls)
 	assert.Equal(t, 4, s.Tools["echo"].Refused)
 	assert.Equal(t, 1, s.Tools["nap"].Calls)
+	assert.Equal(t, 1, s.Tools["exec"].Refused, "a call that reached no tool is a refusal")
+	assert.Equal(t, 1, s.Refusals["unknown tool"])
 	assert.Equal(t, 2, s.Refusals["leading dash"])
 	assert.Equal(t, 1, s.Refusals["missing argument"])
 	assert.Equal(t, 4, s.Refusals["leading dash"]+s.Refusals["missing argument"]+s.Refusals["character"]+s.Refusals["metacharacter"])
@@ -55,7 +59,7 @@ func TestSummarize(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, s.WriteText(&out))
 	text := out.String()
-	for _, want := range []string{"calls: 9", "sequence gaps (records missing): 1", "lines that are not records: 1 (line 9)",
+	for _, want := range []string{"calls: 10", "sequence gaps (records missing): 1", "lines that are not records: 1 (line 10)", "unknown tool",
 		"calls per tool:", "refusals per rule:", "leading dash", "slowest calls:", "processes killed:", "timed out", "sleep 3"} {
 		assert.Contains(t, text, want)
 	}
