@@ -132,24 +132,15 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"sort", "gsort"}, Abbrev: true, ArgShort: "kotST",
-		ArgLong: []string{"key", "output", "field-separator", "buffer-size", "temporary-directory", "compress-program",
-			"batch-size", "files0-from", "parallel", "random-source", "sort"},
+		Names:  []string{"sort", "gsort"},
+		Abbrev: SortOptions.Abbrev, ArgShort: SortOptions.ArgShort, ArgLong: SortOptions.ArgLong, Long: SortOptions.Long,
 		Code: []codeOption{
 			{Long: []string{"compress-program"}, Kind: codeRuns, Why: "names the program sort runs to compress temporary files"},
 		},
 	},
 	{
-		Names: []string{"tar", "gtar", "bsdtar"}, Abbrev: true, OldStyle: true, ArgShort: "bCfFgHIKLNTVX",
-		ArgLong: []string{"file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "format",
-			"label", "newer", "after-date", "newer-mtime", "starting-file", "listed-incremental", "blocking-factor",
-			"tape-length", "mode", "mtime", "owner", "group", "owner-map", "group-map", "sort", "suffix",
-			"strip-components", "index-file", "record-size", "pax-option", "quoting-style", "quote-chars",
-			"no-quote-chars", "warning", "volno-file", "hole-detection", "level", "sparse-version", "add-file",
-			"exclude-tag", "exclude-tag-all", "exclude-tag-under", "exclude-ignore", "exclude-ignore-recursive",
-			"xattrs-exclude", "xattrs-include", "use-compress-program", "to-command", "checkpoint-action",
-			"info-script", "new-volume-script", "rsh-command", "rmt-command"},
-		Long: []string{"checkpoint", "force-local", "to-stdout", "absolute-names", "list", "extract", "create"},
+		Names: []string{"tar", "gtar", "bsdtar"}, OldStyle: true,
+		Abbrev: TarOptions.Abbrev, ArgShort: TarOptions.ArgShort, ArgLong: TarOptions.ArgLong, Long: TarOptions.Long,
 		Code: []codeOption{
 			{Short: "I", Long: []string{"use-compress-program"}, Kind: codeRuns, Why: "names the program tar runs as the compressor"},
 			{Short: "F", Long: []string{"info-script", "new-volume-script"}, Kind: codeRuns, Why: "names a script tar runs at the end of each volume"},
@@ -159,16 +150,15 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"rsync"}, Abbrev: true, ArgShort: "eBfMT",
-		ArgLong: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from",
-			"files-from", "log-file", "config", "dparam", "temp-dir", "partial-dir", "backup-dir", "suffix"},
+		Names:  []string{"rsync"},
+		Abbrev: RsyncOptions.Abbrev, ArgShort: RsyncOptions.ArgShort, ArgLong: RsyncOptions.ArgLong, Long: RsyncOptions.Long,
 		Code: []codeOption{
 			{Short: "e", Long: []string{"rsh", "rsync-path"}, Kind: codeRuns, Why: "names the program rsync runs for the transfer"},
 		},
 	},
 	{
-		Names: []string{"zip"}, Abbrev: true, ArgShort: "bnstxiO",
-		ArgLong: []string{"unzip-command", "out", "temp-path", "split-size", "exclude", "include", "logfile-path", "suffixes", "password"},
+		Names:  []string{"zip"},
+		Abbrev: ZipOptions.Abbrev, ArgShort: ZipOptions.ArgShort, ArgLong: ZipOptions.ArgLong, Long: ZipOptions.Long,
 		Code: []codeOption{
 			{Words: []string{"-TT"}, Long: []string{"unzip-command"}, Kind: codeRuns, Why: "names the program zip runs to test the archive"},
 		},
@@ -181,10 +171,8 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"wget"}, Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR",
-		ArgLong: []string{"execute", "config", "use-askpass", "output-file", "append-output", "output-document",
-			"directory-prefix", "tries", "timeout", "wait", "quota", "input-file", "base", "user-agent", "level",
-			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method"},
+		Names:  []string{"wget"},
+		Abbrev: WgetOptions.Abbrev, ArgShort: WgetOptions.ArgShort, ArgLong: WgetOptions.ArgLong, Long: WgetOptions.Long,
 		Code: []codeOption{
 			{Short: "e", Long: []string{"execute"}, Kind: codeRuns, Why: "runs a .wgetrc command, and those set anything wget does (the programs it runs among them)"},
 			{Long: []string{"use-askpass"}, Kind: codeRuns, Why: "names the program wget runs to ask for credentials"},
@@ -192,7 +180,7 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"ssh", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
+		Names: []string{"ssh", "slogin"}, ArgShort: SSHOptions.ArgShort,
 		Commands: []codeOperands{{Skip: 1, What: "the remote command of ssh (the operands after the host)", Why: "the remote host's shell runs"}},
 		Code: []codeOption{
 			{Short: "o", Kind: codeRuns, Why: "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
@@ -209,9 +197,8 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeERKr",
-		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
-			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
+		Names:  []string{"man"},
+		Abbrev: ManOptions.Abbrev, ArgShort: ManOptions.ArgShort, ArgLong: ManOptions.ArgLong, Long: ManOptions.Long,
 		Code: []codeOption{
 			{Short: "P", Long: []string{"pager"}, Kind: codeRuns, Why: "names the pager program man runs"},
 			{Short: "H", Long: []string{"html"}, Optional: true, Kind: codeRuns, Why: "names the web browser man runs"},
@@ -232,8 +219,8 @@ var codeTable = []*codeProgram{
 		},
 	},
 	{
-		Names: []string{"split", "gsplit"}, Abbrev: true, ArgShort: "abClnt",
-		ArgLong: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"},
+		Names:  []string{"split", "gsplit"},
+		Abbrev: SplitOptions.Abbrev, ArgShort: SplitOptions.ArgShort, ArgLong: SplitOptions.ArgLong, Long: SplitOptions.Long,
 		Code: []codeOption{
 			{Long: []string{"filter"}, Kind: codeRuns, Why: "is a shell command split runs for every output file"},
 		},

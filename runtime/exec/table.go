@@ -256,17 +256,8 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"tar", "gtar", "bsdtar"}, Abbrev: true, OldStyle: true,
-		ArgShort: "bCfFgHIKLNTVX", NoArgShort: "AcdrtuxGnSkUWOmpsjJzZPlRvwoaBiM",
-		ArgLong: []string{"file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "format",
-			"label", "newer", "after-date", "newer-mtime", "starting-file", "listed-incremental", "blocking-factor",
-			"tape-length", "mode", "mtime", "owner", "group", "owner-map", "group-map", "sort", "suffix",
-			"strip-components", "index-file", "record-size", "pax-option", "quoting-style", "quote-chars",
-			"no-quote-chars", "warning", "volno-file", "hole-detection", "level", "sparse-version", "add-file",
-			"exclude-tag", "exclude-tag-all", "exclude-tag-under", "exclude-ignore", "exclude-ignore-recursive",
-			"xattrs-exclude", "xattrs-include", "use-compress-program", "to-command", "checkpoint-action",
-			"info-script", "new-volume-script", "rsh-command", "rmt-command"},
-		Long: []string{"checkpoint", "force-local", "to-stdout", "absolute-names", "list", "extract", "create"},
+		Names: []string{"tar", "gtar", "bsdtar"}, OldStyle: true, NoArgShort: "AcdrtuxGnSkUWOmpsjJzZPlRvwoaBiM",
+		Abbrev: validate.TarOptions.Abbrev, ArgShort: validate.TarOptions.ArgShort, ArgLong: validate.TarOptions.ArgLong, Long: validate.TarOptions.Long,
 		Rows: []flagRow{
 			{Short: "I", Long: []string{"use-compress-program"}, Why: "it runs the named program as the compressor"},
 			{Short: "F", Long: []string{"info-script", "new-volume-script"}, Why: "it runs a script at the end of each volume"},
@@ -282,9 +273,8 @@ var flagTable = []*binaryRules{
 	{
 		// zip takes unambiguous prefixes of long options (--unz is
 		// --unzip-command, the long form of -TT).
-		Names: []string{"zip"}, Abbrev: true, ArgShort: "bnstxiO",
-		ArgLong: []string{"unzip-command", "out", "temp-path", "split-size", "exclude", "include", "logfile-path", "suffixes", "password"},
-		Long:    []string{"test", "copy", "dif", "recurse-paths", "quiet", "verbose", "help", "version", "delete", "update", "freshen", "move", "grow"},
+		Names:  []string{"zip"},
+		Abbrev: validate.ZipOptions.Abbrev, ArgShort: validate.ZipOptions.ArgShort, ArgLong: validate.ZipOptions.ArgLong, Long: validate.ZipOptions.Long,
 		Rows: []flagRow{
 			{Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Why: "it runs the named program to test the archive"},
 		},
@@ -308,9 +298,8 @@ var flagTable = []*binaryRules{
 		Check: checkDiff,
 	},
 	{
-		Names: []string{"sort", "gsort"}, Abbrev: true, ArgShort: "kotST",
-		ArgLong: []string{"key", "output", "field-separator", "buffer-size", "temporary-directory", "compress-program",
-			"batch-size", "files0-from", "parallel", "random-source", "sort"},
+		Names:  []string{"sort", "gsort"},
+		Abbrev: validate.SortOptions.Abbrev, ArgShort: validate.SortOptions.ArgShort, ArgLong: validate.SortOptions.ArgLong, Long: validate.SortOptions.Long,
 		Rows: []flagRow{
 			{Long: []string{"compress-program"}, Why: "it runs the named program to compress temporary files"},
 			{Long: []string{"files0-from"}, Why: whyNameList},
@@ -340,15 +329,15 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"split", "gsplit"}, Abbrev: true, ArgShort: "abClnt",
-		ArgLong: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter", "numeric-suffixes", "hex-suffixes"},
+		Names:  []string{"split", "gsplit"},
+		Abbrev: validate.SplitOptions.Abbrev, ArgShort: validate.SplitOptions.ArgShort, ArgLong: validate.SplitOptions.ArgLong, Long: validate.SplitOptions.Long,
 		Rows: []flagRow{
 			{Long: []string{"filter"}, Why: "it runs a shell command for every output file"},
 		},
 	},
 	{
-		Names: []string{"rsync"}, Abbrev: true, ArgShort: "eBfMT",
-		ArgLong: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "config", "dparam", "temp-dir", "partial-dir", "backup-dir", "suffix"},
+		Names:  []string{"rsync"},
+		Abbrev: validate.RsyncOptions.Abbrev, ArgShort: validate.RsyncOptions.ArgShort, ArgLong: validate.RsyncOptions.ArgLong, Long: validate.RsyncOptions.Long,
 		Rows: []flagRow{
 			{Short: "e", Long: []string{"rsh", "rsync-path"}, Why: "it names the program rsync runs for the transfer"},
 			{Long: []string{"daemon", "config", "dparam"}, Why: "it starts an rsync daemon configured from a file"},
@@ -357,7 +346,7 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"ssh", "scp", "sftp", "slogin"}, ArgShort: "BbcDEeFIiJLlmOoPpQRSWw",
+		Names: []string{"ssh", "scp", "sftp", "slogin"}, ArgShort: validate.SSHOptions.ArgShort,
 		Rows: []flagRow{
 			{Short: "o", Why: "it sets ssh options, some of which run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
 			{Short: "F", Why: "it reads an ssh configuration file, which can run local programs"},
@@ -465,10 +454,8 @@ var flagTable = []*binaryRules{
 		},
 	},
 	{
-		Names: []string{"wget"}, Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR",
-		ArgLong: []string{"execute", "config", "use-askpass", "output-file", "append-output", "output-document",
-			"directory-prefix", "tries", "timeout", "wait", "quota", "input-file", "base", "user-agent", "level",
-			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method"},
+		Names:  []string{"wget"},
+		Abbrev: validate.WgetOptions.Abbrev, ArgShort: validate.WgetOptions.ArgShort, ArgLong: validate.WgetOptions.ArgLong, Long: validate.WgetOptions.Long,
 		Rows: []flagRow{
 			{Short: "e", Long: []string{"execute"}, Why: "it runs a .wgetrc command, which can set any option"},
 			{Long: []string{"config"}, Why: "it reads a .wgetrc file, which cannot be checked"},
@@ -493,9 +480,8 @@ var flagTable = []*binaryRules{
 		Check: checkGo,
 	},
 	{
-		Names: []string{"man"}, Abbrev: true, ArgShort: "CPHXpTMmSsLeEeRKr",
-		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
-			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
+		Names:  []string{"man"},
+		Abbrev: validate.ManOptions.Abbrev, ArgShort: validate.ManOptions.ArgShort, ArgLong: validate.ManOptions.ArgLong, Long: validate.ManOptions.Long,
 		Rows: []flagRow{
 			{Short: "P", Long: []string{"pager"}, Why: "it names the pager program, which runs"},
 			{Short: "H", Long: []string{"html"}, Why: "it runs a web browser"},
