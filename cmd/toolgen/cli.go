@@ -8,12 +8,10 @@ import (
 	"io"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/nanogpt/toolgen/internal/escape"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -243,42 +241,7 @@ func (e usageError) Error() string { return e.msg }
 func printProblems(w io.Writer, problems []error) {
 	for _, p := range problems {
 		for _, e := range tool.Flatten(p) {
-			fmt.Fprintln(w, visible(strings.TrimRight(e.Error(), "\n")))
+			fmt.Fprintln(w, escape.Unprintable(strings.TrimRight(e.Error(), "\n"), "\t"))
 		}
 	}
-}
-
-// visible makes a problem's line safe to print to a terminal or a CI log:
-// its file names and symlink targets come from the repository, and a name
-// holding a line break, an escape sequence or a bidi control would
-// otherwise start a forged line (a GitHub Actions "::" workflow command,
-// say), recolour the terminal or reorder what is shown. Every rune that is
-// not printable (tab and space excepted) is written as its Go escape
-// (\n, \x1b, \u202e), an invalid byte as \xNN.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r != ' ' && r != '\t' && !unicode.IsPrint(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case r == ' ' || r == '\t' || r != utf8.RuneError && unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += n
-	}
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/nanogpt/toolgen/internal/escape"
 )
 
 var listCmd = &command{
@@ -55,7 +57,7 @@ func runList(c *command, env *cmdEnv, args []string) int {
 		tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tFORM\tDESCRIPTION")
 		for _, e := range entries {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, visible(strings.Join(strings.Fields(e.Description), " ")))
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, escape.Unprintable(strings.Join(strings.Fields(e.Description), " "), ""))
 		}
 		tw.Flush()
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nanogpt/toolgen/internal/escape"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -130,7 +131,7 @@ func (p problemPrinter) print(w io.Writer, problems []error) {
 			case formatGitHub:
 				fmt.Fprintln(w, githubAnnotation(p.located(e)))
 			default:
-				fmt.Fprintln(w, visible(strings.TrimRight(p.text(e), "\n")))
+				fmt.Fprintln(w, escape.Unprintable(strings.TrimRight(p.text(e), "\n"), "\t"))
 			}
 		}
 	}

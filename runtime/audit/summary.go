@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/nanogpt/toolgen/internal/escape"
 )
 
 // Summary is what Summarize finds in a log.
@@ -249,38 +249,10 @@ func argvText(r Record) string {
 
 // cell makes a value of the log fit for one cell of the text summary: the
 // log may be hostile (written where the agent can write, or handed over by
-// someone), and its strings must neither drive the terminal (escape
-// sequences, bidi controls), start a line of their own, nor split a column
-// (a tab is tabwriter's cell separator). Every rune that is not printable (a
-// space excepted) is written as its Go escape (\x1b, \t, \u202e), an invalid
-// byte as \xNN.
-func cell(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r != ' ' && !unicode.IsPrint(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case r == ' ' || r != utf8.RuneError && unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += n
-	}
-	return b.String()
-}
+// someone), and its strings must neither drive the terminal, start a line of
+// their own, nor split a column (a tab is tabwriter's cell separator, so it
+// is escaped too).
+func cell(s string) string { return escape.Unprintable(s, "") }
 
 func joinInts(xs []int) string {
 	s := make([]string, len(xs))
