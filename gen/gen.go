@@ -2,18 +2,18 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/nanogpt/toolgen/internal/regular"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -177,26 +177,14 @@ func readDescriptor(p string) ([]byte, error) {
 		e.File = p
 		return e
 	}
-	// O_NONBLOCK: opening a FIFO does not wait for a writer; on a regular
-	// file it changes nothing.
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
+	data, info, err := regular.Read(p, MaxDescriptorSize)
+	switch {
+	case errors.Is(err, regular.ErrNotRegular):
 		return nil, fileErr("is not a regular file (%s); a descriptor is a plain JSON file", info.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxDescriptorSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxDescriptorSize {
+	case errors.Is(err, regular.ErrTooLarge):
 		return nil, fileErr("is larger than the limit of %d bytes; a descriptor is a small JSON file", MaxDescriptorSize)
+	case err != nil:
+		return nil, err
 	}
 	return data, nil
 }

@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/google/renameio/v2"
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/gen"
+	"github.com/nanogpt/toolgen/internal/regular"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -209,19 +209,11 @@ func notRegular(path string, info fs.FileInfo) error {
 // followed); otherwise it reads nothing and returns an error. The open does
 // not block on a FIFO.
 func readRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
+	data, info, err := regular.Read(path, -1)
+	if errors.Is(err, regular.ErrNotRegular) {
 		return nil, notRegular(path, info)
 	}
-	return io.ReadAll(f)
+	return data, err
 }
 
 // mergeProblems joins check's problems and generate's error: each problem

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -18,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/regular"
 	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/mcp"
 	"github.com/nanogpt/toolgen/runtime/preset"
@@ -240,21 +240,12 @@ const maxTokenFile = 4 << 10
 // (a symlink to /dev/zero) or a larger file is an error, found without
 // blocking or reading on.
 func readSmall(file string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", file, st.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
-		err = fmt.Errorf("%s is larger than %d bytes; a token file holds one line", file, max)
+	data, info, err := regular.Read(file, max)
+	switch {
+	case errors.Is(err, regular.ErrNotRegular):
+		return nil, fmt.Errorf("%s is not a regular file (%s)", file, info.Mode().Type())
+	case errors.Is(err, regular.ErrTooLarge):
+		return nil, fmt.Errorf("%s is larger than %d bytes; a token file holds one line", file, max)
 	}
 	return data, err
 }
