@@ -140,12 +140,7 @@ func TestRefusalsReachTheAuditLog(t *testing.T) {
 	assert.Contains(t, text, "error 614")
 	c.callTool(3, "echo_word", `{"word":"ok"}`)
 	c.response(3)
-	var recs []audit.Record
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		var r audit.Record
-		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
-		recs = append(recs, r)
-	}
+	recs := auditRecords(t, &buf)
 	require.Len(t, recs, 2)
 	assert.Equal(t, 614, recs[0].Code)
 	assert.Equal(t, "argument size", recs[0].Rule)
@@ -173,12 +168,7 @@ func TestUnknownToolsReachTheAuditLog(t *testing.T) {
 	assert.Contains(t, m["_raw"], "unknown tool")
 	c.callTool(3, "echo_word", `{"word":"ok"}`)
 	c.response(3)
-	var recs []audit.Record
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		var r audit.Record
-		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
-		recs = append(recs, r)
-	}
+	recs := auditRecords(t, &buf)
 	require.Len(t, recs, 2, buf.String())
 	assert.Equal(t, "exec", recs[0].Tool)
 	assert.Equal(t, "unknown tool", recs[0].Rule)
@@ -206,12 +196,25 @@ func TestShutdownRefusalsReachTheAuditLog(t *testing.T) {
 	text, isErr := resultText(t, m)
 	require.True(t, isErr)
 	assert.Contains(t, text, "shutting down")
-	var r audit.Record
-	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(buf.String())), &r), buf.String())
+	recs := auditRecords(t, &buf)
+	require.Len(t, recs, 1)
+	r := recs[0]
 	assert.Equal(t, "echo_word", r.Tool)
 	assert.Equal(t, "shutting down", r.Rule)
 	assert.JSONEq(t, `{"word":"late"}`, string(r.Args))
 	assert.Empty(t, r.Argv)
+}
+
+// auditRecords parses the audit lines written to buf.
+func auditRecords(t *testing.T, buf *lockedBuffer) []audit.Record {
+	t.Helper()
+	var recs []audit.Record
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(line), &r), line)
+		recs = append(recs, r)
+	}
+	return recs
 }
 
 type lockedBuffer struct {
