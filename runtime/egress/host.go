@@ -42,11 +42,45 @@ const maxEntry = 264
 // 2130706433, 127.1) is refused, since resolvers read it as an address.
 // The error says what is wrong and how to write the entry instead.
 func ParseHost(entry string) (Host, error) {
+	if u := HostOfURL(entry); u != "" {
+		return Host{}, fmt.Errorf("network host %s: is a URL; write its host and port: %s", show(entry), u)
+	}
 	h, err := parseAuthority(entry, true, 0)
 	if err != nil {
 		return Host{}, fmt.Errorf("network host %s: %w", show(entry), err)
 	}
 	return h, nil
+}
+
+// HostOfURL returns the entry that opens an absolute http:// or https:// URL
+// written in full ("https://api.github.com/repos" → "api.github.com:443",
+// "http://Example.org:8080/" → "example.org:8080"), or "" when rawURL is
+// not one, names a user, or its host is not one an entry can name.
+func HostOfURL(rawURL string) string {
+	scheme, rest, ok := strings.Cut(rawURL, "://")
+	var port uint16
+	switch {
+	case !ok:
+		return ""
+	case strings.EqualFold(scheme, "https"):
+		port = 443
+	case strings.EqualFold(scheme, "http"):
+		port = 80
+	default:
+		return ""
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	if strings.ContainsAny(authority, "@\\%") {
+		return ""
+	}
+	h, err := parseAuthority(authority, false, port)
+	if err != nil {
+		return ""
+	}
+	return h.String()
 }
 
 // String returns the entry in its canonical form: "api.github.com:443",

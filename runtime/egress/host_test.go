@@ -78,7 +78,8 @@ func TestParseHostRefuses(t *testing.T) {
 		{"a_b.example:443", "letters, digits"},
 		{strings.Repeat("a", 64) + ".example:443", "at most 63"},
 		{strings.Repeat("a.", 140) + "example:443", "bytes long"},
-		{"https://api.github.com:443", "more than one ':'"},
+		{"https://api.github.com:443", "is a URL; write its host and port: api.github.com:443"},
+		{"ftp://api.github.com:443", "more than one ':'"},
 	}
 	for _, c := range cases {
 		h, err := ParseHost(c.entry)
@@ -189,5 +190,36 @@ func TestClass(t *testing.T) {
 		if got := Class(netip.MustParseAddr(s)); got != want {
 			t.Errorf("Class(%s) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+func TestHostOfURL(t *testing.T) {
+	cases := map[string]string{
+		"https://api.github.com/repos/x":   "api.github.com:443",
+		"HTTPS://API.GitHub.com":           "api.github.com:443",
+		"http://example.org:8080/?q#f":     "example.org:8080",
+		"http://127.0.0.1/":                "127.0.0.1:80",
+		"https://[::1]:8443/":              "[::1]:8443",
+		"https://user@api.github.com/":     "",
+		"https://api.github.com\\@evil/":   "",
+		"https://%61pi.github.com/":        "",
+		"ftp://example.org/":               "",
+		"api.github.com:443":               "",
+		"https://{host}/x":                 "",
+		"https://api.{domain}.com/":        "",
+		"https://0x7f.1/":                  "",
+		"https://bücher.example/":          "",
+		"https:///path":                    "",
+		"https://api.github.com:0443/":     "",
+		"https://api.github.com:99999/":    "",
+		"https://api.github.com.:443/repo": "api.github.com:443",
+	}
+	for in, want := range cases {
+		if got := HostOfURL(in); got != want {
+			t.Errorf("HostOfURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if _, err := ParseHost("https://api.github.com/x"); err == nil || !strings.Contains(err.Error(), "write its host and port: api.github.com:443") {
+		t.Errorf("ParseHost of a URL: %v", err)
 	}
 }
