@@ -213,7 +213,7 @@ func (c *command) usageLine() string {
 // The usage of the shared flags (toolFlags.register), in every usage line
 // that has them; TestUsageLines checks every line against the flags.
 const (
-	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins]"
+	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--net-allow HOST:PORT,...] [--only NAME,...] [--no-builtins]"
 	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
 )
 
