@@ -59,7 +59,7 @@ func hostNotes(t checkTarget) []hostNote {
 		}
 		notes = append(notes, hostNote{file: file, line: p.Line, col: p.Col, msg: fmt.Sprintf(
 			`"network": true lets the command reach every host, and its template names %s: `+
-				`"network": {"hosts": [%s]} would let it reach only that`, plural(len(hosts), "this host", "these hosts"),
+				`"network": {"hosts": [%s]} would let it reach only them`, plural(len(hosts), "this host", "these hosts"),
 			strings.Join(quoted, ", "))})
 	}
 	return notes
