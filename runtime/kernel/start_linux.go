@@ -3,8 +3,10 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -25,6 +27,9 @@ type call struct {
 	// host's (it shared the host's memory from the vfork to the exec), so
 	// a peak not above it says nothing about the command.
 	hostRSS int64
+	// nproc reports that RLIMIT_NPROC caps the call's processes (its own
+	// user namespace), which tells a refused fork only by its message.
+	nproc bool
 }
 
 // devNullFile is the null device, opened once: every child's stdin.
@@ -45,6 +50,15 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
 	}
 	c := &call{note: note, spawn: s, refusals: s.cg.refusals()}
+	chroot := ""
+	if d.Apply {
+		chroot = s.holder.chroot()
+	}
+	state, why := nsCurrent()
+	if g := guarantees(state, why, s, chroot != "", d.Apply, k.limits); k.mode == sandbox.Strict && len(g.Missing) > 0 {
+		c.done()
+		return nil, fmt.Errorf("kernel: not running %s: %s: %w", path, g.refusal(), ErrNotExecutable)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		c.done()
@@ -53,22 +67,36 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 	c.out = r
 	setup := func(pid int, state int32) error {
 		c.hostRSS = selfPeakRSS()
+		if state == nsUserPID {
+			if err := writeIDMaps(pid); err != nil {
+				return err
+			}
+		}
 		if err := applyRlimits(pid, k.limits, state); err != nil {
 			return fmt.Errorf("resource limits: %w", err)
 		}
 		return nil
 	}
-	proc, _, err := startLeader(s, path, argv, os.ProcAttr{
+	l, err := startLeader(s, k.mode == sandbox.Strict, path, argv, os.ProcAttr{
 		Dir:   k.workspace,
 		Env:   k.ChildEnv(argv),
 		Files: []*os.File{devNull, w, w},
-	}, setup)
+	}, chroot, setup)
 	w.Close() // the child has its copy; EOF comes when every holder is gone
 	if err != nil {
 		c.done()
+		if errors.Is(err, errNamespacesRefused) {
+			err = fmt.Errorf("%w: %w", err, ErrNotExecutable)
+		}
 		return nil, fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
 	}
-	c.proc = proc
+	if l.state != nsNone {
+		nsTried.Store(true)
+	}
+	_, why = nsCurrent()
+	c.note = joinNotes(c.note, guarantees(l.state, why, s, l.chroot, d.Apply, k.limits).warning())
+	c.proc = l.proc
+	c.nproc = l.state == nsUserPID && k.limits.Processes > 0
 	return c, nil
 }
 
@@ -94,7 +122,8 @@ func selfPeakRSS() int64 {
 // After a timeout, only a refused fork is worth telling: the kill was the
 // kernel's.
 func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
-	refused := c.spawn.cg.refusals() > c.refusals
+	refused := c.spawn.cg.refusals() > c.refusals ||
+		c.nproc && strings.Contains(strings.ToLower(output), "resource temporarily unavailable")
 	if timedOut {
 		if refused && l.Processes > 0 {
 			return l.limitReason(0, 0, 0, "", true)
