@@ -33,9 +33,9 @@ type spawner struct {
 	// noexec is why a confined spawner's commands do not see the workspace
 	// mounted noexec (nil: they do; see Guarantees).
 	noexec error
-	holder *holder // not root, confined: the noexec namespace's holder
-	live   int     // children started and not yet reaped; pool.mu
-	last time.Time     // last use; pool.mu
+	holder *holder   // not root, confined: the noexec namespace's holder
+	live   int       // children started and not yet reaped; pool.mu
+	last   time.Time // last use; pool.mu
 }
 
 // startReq asks a spawner to start one process, and to run setup on it
@@ -414,4 +414,3 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	return b.String()
 }
-
