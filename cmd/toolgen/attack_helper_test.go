@@ -183,4 +183,3 @@ func listen(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 	ts.Setenv("ADDR", ln.Addr().String())
 }
-
