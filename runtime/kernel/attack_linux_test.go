@@ -182,7 +182,7 @@ func TestLoaderCannotLoadAShell(t *testing.T) {
 // granted program that executes its arguments could run an ELF file of the
 // workspace through it (Landlock checks execve, not mmap). Where the
 // workspace is mounted noexec for the command (root), the loader cannot
-// map it; elsewhere it can: the limit README's security section states,
+// map it; elsewhere it can: the limit docs/security.md states,
 // which the deny list and the flag table cover by keeping such programs
 // and flags from the model.
 func TestLoaderWorkspaceELF(t *testing.T) {
@@ -209,7 +209,7 @@ func TestLoaderWorkspaceELF(t *testing.T) {
 		return
 	}
 	assert.Contains(t, res.Output, "ran-from-the-workspace",
-		"the loader no longer runs a workspace ELF file without a noexec mount: update README's security section")
+		"the loader no longer runs a workspace ELF file without a noexec mount: update docs/security.md")
 }
 
 // TestScriptRefusedConfined: a script cannot run confined (its interpreter
