@@ -22,6 +22,9 @@ import (
 //	attack forker N MARKER  start N sleepers at once, print how many started
 //	attack loadlib FILE     map FILE as code (what a loader does with a plugin)
 //	attack connect ADDR     open a TCP connection
+//	attack udp ADDR         send a UDP datagram and wait for the echo
+//	attack resolve NAME     look NAME up (DNS, through the system's resolver)
+//	attack unix NAME        connect to the abstract Unix socket @NAME
 //	attack sleeper MARKER   sleep 60 s (MARKER only marks it in ps)
 func attackMain() {
 	args := os.Args[1:]
@@ -83,6 +86,35 @@ func attackMain() {
 		}
 		c.Close()
 		fmt.Println("connect: connected")
+	case "udp":
+		c, err := net.Dial("udp", args[1])
+		if err == nil {
+			defer c.Close()
+			_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+			if _, err = c.Write([]byte("ping")); err == nil {
+				_, err = c.Read(make([]byte, 16))
+			}
+		}
+		if err != nil {
+			fmt.Println("udp: refused:", err)
+			return
+		}
+		fmt.Println("udp: answered")
+	case "resolve":
+		addrs, err := net.LookupHost(args[1])
+		if err != nil {
+			fmt.Println("resolve: refused:", err)
+			return
+		}
+		fmt.Println("resolve: resolved", addrs)
+	case "unix":
+		c, err := net.DialTimeout("unix", "@"+args[1], 2*time.Second)
+		if err != nil {
+			fmt.Println("unix: refused:", err)
+			return
+		}
+		c.Close()
+		fmt.Println("unix: connected")
 	default:
 		fmt.Fprintln(os.Stderr, "attack: unknown subcommand", args[0])
 		os.Exit(2)
@@ -112,6 +144,9 @@ func attackTools(ts *testscript.TestScript, neg bool, args []string) {
 		"forker":  `"command": "` + bin + ` forker {n} {marker}", "arguments": {"n": {"type": "integer", "description": "how many", "required": true}, "marker": {"type": "string", "description": "marker", "required": true}}`,
 		"loadlib": `"command": "` + bin + ` loadlib {file}", "arguments": {"file": {"type": "path", "description": "library", "required": true}}`,
 		"connect": `"command": "` + bin + ` connect {addr}", "arguments": {"addr": {"type": "string", "description": "host:port", "required": true}}`,
+		"udp":     `"command": "` + bin + ` udp {addr}", "arguments": {"addr": {"type": "string", "description": "host:port", "required": true}}`,
+		"resolve": `"command": "` + bin + ` resolve {name}", "arguments": {"name": {"type": "string", "description": "host name", "required": true}}`,
+		"unix":    `"command": "` + bin + ` unix {name}", "arguments": {"name": {"type": "string", "description": "abstract socket name", "required": true}}`,
 	}
 	for name, body := range tools {
 		desc := `{"name": "attack_` + name + `", "description": "attack: ` + name + `", ` + body + "}\n"
@@ -164,6 +199,45 @@ func pidsWith(marker string) []int {
 		}
 	}
 	return out
+}
+
+// listenUDP starts a UDP echo server on 127.0.0.1 for the rest of the
+// script and sets $UDPADDR to its address.
+func listenUDP(ts *testscript.TestScript, neg bool, args []string) {
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	ts.Check(err)
+	ts.Defer(func() { c.Close() })
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, from, err := c.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			_, _ = c.WriteTo(buf[:n], from)
+		}
+	}()
+	ts.Setenv("UDPADDR", c.LocalAddr().String())
+}
+
+// listenAbstract listens on the abstract Unix socket @NAME for the rest of
+// the script.
+func listenAbstract(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: listenabstract NAME")
+	}
+	ln, err := net.Listen("unix", "@"+args[0])
+	ts.Check(err)
+	ts.Defer(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 }
 
 // listen starts a TCP listener on 127.0.0.1 that accepts and closes

@@ -47,9 +47,11 @@ func TestScript(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"attacktools": attackTools,
-			"gone":        goneOrFail,
-			"listen":      listen,
+			"attacktools":    attackTools,
+			"gone":           goneOrFail,
+			"listen":         listen,
+			"listenudp":      listenUDP,
+			"listenabstract": listenAbstract,
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {

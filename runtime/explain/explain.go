@@ -39,6 +39,8 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Network says what the call can reach over the network.
+	Network string
 	// Missing names each guarantee the call would not get, and why:
 	// strict refuses such a call, best-effort and off run it with a
 	// warning.
@@ -108,6 +110,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		if r.Exec != nil {
 			r.WorkspaceExec = g.WorkspaceCode
 		}
+		r.Network = g.Network
 		r.Missing = g.Missing
 	}
 	return r
@@ -214,6 +217,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
+	if r.Network != "" {
+		fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)

@@ -20,6 +20,8 @@ type Guarantees struct {
 	// WorkspaceCode says what keeps a confined call from running code
 	// from the workspace ("" when the call is not confined).
 	WorkspaceCode string
+	// Network says what the call can reach over the network.
+	Network string
 	// Missing names each guarantee the call does not get, and why.
 	Missing []string
 }

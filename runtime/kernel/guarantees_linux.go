@@ -33,7 +33,9 @@ func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
 	}
 	chroot := d.Apply && s.holder.chroot() != ""
 	state, why := nsCurrent()
-	return guarantees(state, why, s, chroot, d.Apply, k.limits)
+	g := guarantees(state, why, s, chroot, d.Apply, k.limits)
+	g.network(state, why, k)
+	return g
 }
 
 // nsTried is set once a start asked for the call namespaces and got them.
@@ -52,7 +54,7 @@ func (k *Kernel) trialStart(s *spawner, path string, d sandbox.Decision) {
 		chroot = s.holder.chroot()
 	}
 	l, err := startLeader(s, false, path, []string{path}, os.ProcAttr{Dir: k.workspace, Files: []*os.File{devNull, devNull, devNull}},
-		chroot, func(int, int32) error { return errTrialOnly })
+		chroot, k.noNet(), func(int, int32) error { return errTrialOnly })
 	if l.proc != nil { // not reached: the setup error kills it
 		l.proc.Kill()
 		l.proc.Wait()
@@ -120,4 +122,26 @@ func noexecWhy(state int32, s *spawner, chroot bool) string {
 		return "the call could not take the noexec namespace's root"
 	}
 	return ""
+}
+
+// noNet reports that k's commands get a network namespace of their own
+// (confined, without network access): nothing to reach but a loopback
+// that is down.
+func (k *Kernel) noNet() bool {
+	return k.mode != sandbox.Off && !k.access.Network
+}
+
+// network fills in what k's calls get of the network under state.
+func (g *Guarantees) network(state int32, why error, k *Kernel) {
+	switch {
+	case k.access.Network:
+		g.Network = "open: every host (the tool declares network)"
+	case k.mode == sandbox.Off:
+		g.Network = "open: confinement is off (without it, the tool's \"network\": false is not enforced)"
+	case state == nsNone:
+		g.Network = "no TCP where Landlock denies it; UDP, DNS and Unix sockets stay open"
+		g.Missing = append(g.Missing, fmt.Sprintf("a network namespace (%v): UDP, DNS and the host's abstract Unix sockets stay reachable", why))
+	default:
+		g.Network = "none: a network namespace of the call's own, with only a loopback that is down: no TCP, UDP, DNS or abstract Unix socket reaches anything"
+	}
 }

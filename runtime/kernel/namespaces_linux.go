@@ -79,7 +79,10 @@ func nsCurrent() (int32, error) {
 // signal it sends itself unless it has a handler (SIGNAL_UNKILLABLE), so the
 // check is harmless, while the real parent-death signal, sent from the
 // parent namespace, is delivered. TestHostKilled checks both.
-func sysProcAttr(state int32, chroot string) *syscall.SysProcAttr {
+//
+// noNet adds a network namespace of the call's own (a loopback, down, and
+// nothing else), for a command that may not use the network.
+func sysProcAttr(state int32, chroot string, noNet bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	switch state {
 	case nsPID:
@@ -87,6 +90,9 @@ func sysProcAttr(state int32, chroot string) *syscall.SysProcAttr {
 	case nsUserPID:
 		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
 		a.Chroot = chroot
+	}
+	if noNet && state != nsNone {
+		a.Cloneflags |= syscall.CLONE_NEWNET
 	}
 	return a
 }
@@ -155,17 +161,18 @@ type launched struct {
 
 // startLeader starts the call's leader through s under the descendant
 // control the system allows (nsCurrent), taking the root chroot names
-// (the noexec holder's, "" for none). When a start fails in a way the
+// (the noexec holder's, "" for none), in a network namespace of its own
+// when noNet (and there are namespaces). When a start fails in a way the
 // namespaces or the chroot may explain, a trial start (killed before it
 // runs) tells which: a refused namespace is recorded (nsRefusal) so that
 // later calls know before they start, a failed chroot marks the holder
 // broken. Strict then refuses the call (nothing ran); otherwise it starts
 // without what failed, and launched says what it got.
-func startLeader(s *spawner, strict bool, path string, argv []string, attr os.ProcAttr, chroot string, setup func(pid int, state int32) error) (launched, error) {
+func startLeader(s *spawner, strict bool, path string, argv []string, attr os.ProcAttr, chroot string, noNet bool, setup func(pid int, state int32) error) (launched, error) {
 	state, _ := nsCurrent()
 	try := func(st int32, root string, setup func(int, int32) error) (*os.Process, error) {
 		a := attr
-		a.Sys = sysProcAttr(st, root)
+		a.Sys = sysProcAttr(st, root, noNet)
 		return s.start(path, argv, &a, func(pid int) error { return setup(pid, st) })
 	}
 	trial := func(st int32, root string) bool {

@@ -55,7 +55,9 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		chroot = s.holder.chroot()
 	}
 	state, why := nsCurrent()
-	if g := guarantees(state, why, s, chroot != "", d.Apply, k.limits); k.mode == sandbox.Strict && len(g.Missing) > 0 {
+	g := guarantees(state, why, s, chroot != "", d.Apply, k.limits)
+	g.network(state, why, k)
+	if k.mode == sandbox.Strict && len(g.Missing) > 0 {
 		c.done()
 		return nil, fmt.Errorf("kernel: not running %s: %s: %w", path, g.refusal(), ErrNotExecutable)
 	}
@@ -81,7 +83,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		Dir:   k.workspace,
 		Env:   k.ChildEnv(argv),
 		Files: []*os.File{devNull, w, w},
-	}, chroot, setup)
+	}, chroot, k.noNet(), setup)
 	w.Close() // the child has its copy; EOF comes when every holder is gone
 	if err != nil {
 		c.done()
@@ -94,7 +96,9 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		nsTried.Store(true)
 	}
 	_, why = nsCurrent()
-	c.note = joinNotes(c.note, guarantees(l.state, why, s, l.chroot, d.Apply, k.limits).warning())
+	g = guarantees(l.state, why, s, l.chroot, d.Apply, k.limits)
+	g.network(l.state, why, k)
+	c.note = joinNotes(c.note, g.warning())
 	c.proc = l.proc
 	c.nproc = l.state == nsUserPID && k.limits.Processes > 0
 	return c, nil
