@@ -17,6 +17,10 @@ type Access struct {
 	Write bool
 	// Network lets the command open network connections and listen.
 	Network bool
+	// Hosts, when not empty, is the only network the command gets: the
+	// host:port entries it may reach through the kernel's egress proxy
+	// (egress.go). Network is false then.
+	Hosts []string
 }
 
 // WithConfinement sets what happens where the kernel's Landlock cannot
@@ -41,17 +45,22 @@ func WithReadable(paths ...string) Option {
 // returns k itself when k already grants exactly a. A tool built on a shared
 // kernel derives its own this way (package base does, from the tool's Spec).
 func (k *Kernel) WithAccess(a Access) *Kernel {
-	if k.access == a {
+	if k.access.equal(a) {
 		return k
 	}
 	d := *k // every field is immutable after New: sharing them is safe
 	d.access = a
+	d.access.Hosts = slices.Clone(a.Hosts)
 	return &d
 }
 
 // Access returns what k's commands are granted besides reading the
 // workspace.
-func (k *Kernel) Access() Access { return k.access }
+func (k *Kernel) Access() Access {
+	a := k.access
+	a.Hosts = slices.Clone(a.Hosts)
+	return a
+}
 
 // Confinement returns the confinement mode set by WithConfinement.
 func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
