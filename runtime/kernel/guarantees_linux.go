@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -54,7 +55,7 @@ func (k *Kernel) trialStart(s *spawner, path string, d sandbox.Decision) {
 		chroot = s.holder.chroot()
 	}
 	l, err := startLeader(s, false, path, []string{path}, os.ProcAttr{Dir: k.workspace, Files: []*os.File{devNull, devNull, devNull}},
-		chroot, k.noNet(), func(int, int32) error { return errTrialOnly })
+		chroot, k.noNet(), false, func(int, int32) error { return errTrialOnly })
 	if l.proc != nil { // not reached: the setup error kills it
 		l.proc.Kill()
 		l.proc.Wait()
@@ -136,11 +137,17 @@ func (g *Guarantees) network(state int32, why error, k *Kernel) {
 	switch {
 	case k.access.Network:
 		g.Network = "open: every host (the tool declares network)"
-	case k.mode == sandbox.Off:
-		g.Network = "open: confinement is off (without it, the tool's \"network\": false is not enforced)"
+	case len(k.access.Hosts) > 0 && k.mode == sandbox.Off:
+		g.Network = "open: confinement is off, so the hosts " + strings.Join(k.access.Hosts, ", ") + " are not enforced: every host"
+	case len(k.access.Hosts) > 0 && k.egress == nil:
+		g.Network = "none: the tool names hosts, but no egress proxy is set (kernel.WithEgress): a network namespace of the call's own, nothing reachable"
 	case state == nsNone:
 		g.Network = "no TCP where Landlock denies it; UDP, DNS and Unix sockets stay open"
 		g.Missing = append(g.Missing, fmt.Sprintf("a network namespace (%v): UDP, DNS and the host's abstract Unix sockets stay reachable", why))
+	case len(k.access.Hosts) > 0:
+		g.Network = "only " + strings.Join(k.access.Hosts, ", ") + ": through the kernel's egress proxy (HTTP CONNECT and plain HTTP, " +
+			"names resolved by the proxy, loopback and private addresses only where an entry names them), the only route out of a " +
+			"network namespace of the call's own (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY set; Landlock: TCP to the proxy's port only)"
 	default:
 		g.Network = "none: a network namespace of the call's own, with only a loopback that is down: no TCP, UDP, DNS or abstract Unix socket reaches anything"
 	}

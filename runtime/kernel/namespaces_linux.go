@@ -82,7 +82,10 @@ func nsCurrent() (int32, error) {
 //
 // noNet adds a network namespace of the call's own (a loopback, down, and
 // nothing else), for a command that may not use the network.
-func sysProcAttr(state int32, chroot string, noNet bool) *syscall.SysProcAttr {
+//
+// shim starts the egress shim (see egress_linux.go): it keeps
+// CAP_NET_ADMIN of the call's namespaces across its execve.
+func sysProcAttr(state int32, chroot string, noNet, shim bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	switch state {
 	case nsPID:
@@ -93,6 +96,9 @@ func sysProcAttr(state int32, chroot string, noNet bool) *syscall.SysProcAttr {
 	}
 	if noNet && state != nsNone {
 		a.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	if shim && state == nsUserPID {
+		a.AmbientCaps = []uintptr{unix.CAP_NET_ADMIN}
 	}
 	return a
 }
@@ -168,11 +174,11 @@ type launched struct {
 // later calls know before they start, a failed chroot marks the holder
 // broken. Strict then refuses the call (nothing ran); otherwise it starts
 // without what failed, and launched says what it got.
-func startLeader(s *spawner, strict bool, path string, argv []string, attr os.ProcAttr, chroot string, noNet bool, setup func(pid int, state int32) error) (launched, error) {
+func startLeader(s *spawner, strict bool, path string, argv []string, attr os.ProcAttr, chroot string, noNet, shim bool, setup func(pid int, state int32) error) (launched, error) {
 	state, _ := nsCurrent()
 	try := func(st int32, root string, setup func(int, int32) error) (*os.Process, error) {
 		a := attr
-		a.Sys = sysProcAttr(st, root, noNet)
+		a.Sys = sysProcAttr(st, root, noNet, shim)
 		return s.start(path, argv, &a, func(pid int) error { return setup(pid, st) })
 	}
 	trial := func(st int32, root string) bool {

@@ -406,7 +406,7 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
-	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network)}, p.Read, {"exec"}, p.Exec} {
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)

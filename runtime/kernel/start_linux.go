@@ -27,6 +27,8 @@ type call struct {
 	// host's (it shared the host's memory from the vfork to the exec), so
 	// a peak not above it says nothing about the command.
 	hostRSS int64
+	// egress is the call's egress proxy, nil for none.
+	egress *egressCall
 	// nproc reports that RLIMIT_NPROC caps the call's processes (its own
 	// user namespace), which tells a refused fork only by its message.
 	nproc bool
@@ -67,6 +69,19 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
 	c.out = r
+	shim := k.egressActive() && state != nsNone
+	attr := os.ProcAttr{Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w}}
+	leaderPath := path
+	if shim {
+		if c.egress, err = newEgressCall(); err != nil {
+			w.Close()
+			c.done()
+			return nil, fmt.Errorf("kernel: %w", err)
+		}
+		attr.Env = shimEnv(attr.Env, path, k.limits)
+		attr.Files = append(attr.Files, c.egress.child)
+		leaderPath = "/proc/self/exe"
+	}
 	setup := func(pid int, state int32) error {
 		c.hostRSS = selfPeakRSS()
 		if state == nsUserPID {
@@ -74,17 +89,23 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 				return err
 			}
 		}
-		if err := applyRlimits(pid, k.limits, state); err != nil {
+		limits := k.limits
+		if shim {
+			limits.Memory = 0 // the shim sets it on itself before its execve
+		}
+		if err := applyRlimits(pid, limits, state); err != nil {
 			return fmt.Errorf("resource limits: %w", err)
 		}
 		return nil
 	}
-	l, err := startLeader(s, k.mode == sandbox.Strict, path, argv, os.ProcAttr{
-		Dir:   k.workspace,
-		Env:   k.ChildEnv(argv),
-		Files: []*os.File{devNull, w, w},
-	}, chroot, k.noNet(), setup)
+	l, err := startLeader(s, k.mode == sandbox.Strict, leaderPath, argv, attr, chroot, k.noNet(), shim, setup)
 	w.Close() // the child has its copy; EOF comes when every holder is gone
+	if err == nil && shim {
+		if err = c.egress.serve(k); err != nil {
+			l.proc.Kill()
+			l.proc.Wait()
+		}
+	}
 	if err != nil {
 		c.done()
 		if errors.Is(err, errNamespacesRefused) {
@@ -110,6 +131,7 @@ func (c *call) done() {
 	if c.out != nil {
 		c.out.Close()
 	}
+	c.egress.finish()
 	release(c.spawn)
 }
 
@@ -140,4 +162,12 @@ func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOu
 		rss = ru.Maxrss << 10 // KiB on Linux
 	}
 	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)
+}
+
+// networkNotice ends the call's egress proxy and returns its refusals, one
+// notice ("" for none). It is called once the leader is reaped.
+func (c *call) networkNotice() string {
+	n := c.egress.finish()
+	c.egress = nil
+	return n
 }
