@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar (cmp stdout/stderr)")
@@ -17,6 +19,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"attack":  attackMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
 		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {
@@ -46,6 +49,11 @@ func TestScript(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"attacktools":    attackTools,
+			"gone":           goneOrFail,
+			"listen":         listen,
+			"listenudp":      listenUDP,
+			"listenabstract": listenAbstract,
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
@@ -55,6 +63,14 @@ func TestScript(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
 			},
+		},
+		// [egress]: the kernel runs a command with network hosts in a
+		// network namespace whose only route out is the egress proxy.
+		Condition: func(cond string) (bool, error) {
+			if cond == "egress" {
+				return kernel.EgressEnforced(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")

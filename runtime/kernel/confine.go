@@ -69,8 +69,12 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 // (absolute, as resolved) gets: the workspace, the private HOME, the
 // kernel's access and readable paths, and the execute set (ExecSet, with
 // also: see RunAlso).
+//
+// A command that reaches named hosts (Access.Hosts, with an egress proxy
+// set) may also connect to its proxy's port, and execute the kernel's own
+// executable: its egress shim, which executes the command.
 func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
-	return sandbox.Policy{
+	p := sandbox.Policy{
 		Workspace: k.workspace,
 		Home:      k.home,
 		Write:     k.access.Write,
@@ -78,6 +82,15 @@ func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 		Read:      k.read,
 		Exec:      k.ExecSet(path, also...),
 	}
+	if k.egressActive() {
+		p.ProxyPort = egressPort
+		for _, e := range shimExec() {
+			if !slices.Contains(p.Exec, e) {
+				p.Exec = append(p.Exec, e)
+			}
+		}
+	}
+	return p
 }
 
 // ExecSet returns the only files and directories a confined command running

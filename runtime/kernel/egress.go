@@ -38,14 +38,15 @@ func WithEgress(serve EgressFunc) Option {
 // Egress returns the function set by WithEgress, or nil.
 func (k *Kernel) Egress() EgressFunc { return k.egress }
 
-// EgressEnforced reports whether this kernel confines a command whose
-// Access names Hosts to those hosts: a network namespace with the egress
-// proxy as its only route out, as root and as an ordinary user. It is
-// false while the spawn path does not do so yet (issue 23's kernel side);
-// the command then gets no network under confinement, where Landlock can
-// deny TCP, and every host with confinement off. Tests of the enforcement
-// are gated on it, and explain prints it.
-func EgressEnforced() bool { return false }
+// EgressEnforced reports whether a confined command whose Access names
+// Hosts (with an egress proxy set) is held to those hosts here: the kernel
+// runs it in a network namespace of its own whose only route out is the
+// proxy, as root and as an ordinary user. It is false outside Linux and
+// where the system refuses the call namespaces; such a command then gets
+// no network under confinement where Landlock can deny TCP (UDP stays
+// open: Guarantees names what is missing), and every host with
+// confinement off.
+func EgressEnforced() bool { return egressEnforced() }
 
 // EgressEnv returns the environment entries that send a command's HTTP
 // traffic through the egress proxy listening at addr (host:port): HTTP,
