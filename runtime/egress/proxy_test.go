@@ -454,3 +454,46 @@ func TestNewRefusesBadEntries(t *testing.T) {
 		t.Errorf("New: %v", err)
 	}
 }
+
+// blockingResolver answers only when its context ends.
+type blockingResolver struct{ started chan struct{} }
+
+func (r blockingResolver) LookupNetIP(ctx context.Context, _, host string) ([]netip.Addr, error) {
+	close(r.started)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestCloseStopsLookups: closing the listener ends a request waiting for a
+// resolver (or a dial) at once, not after DialTimeout: the kernel waits for
+// Serve to return at the end of every call.
+func TestCloseStopsLookups(t *testing.T) {
+	res := blockingResolver{started: make(chan struct{})}
+	p, err := New([]string{"slow.example:80"}, WithResolver(res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Serve(ln) }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "CONNECT slow.example:80 HTTP/1.1\r\n\r\n")
+	<-res.started
+	start := time.Now()
+	ln.Close()
+	select {
+	case <-done:
+		if d := time.Since(start); d > DialTimeout/2 {
+			t.Errorf("Serve took %v to return", d)
+		}
+	case <-time.After(DialTimeout + 5*time.Second):
+		t.Fatal("Serve did not return")
+	}
+}

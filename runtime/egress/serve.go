@@ -27,7 +27,7 @@ func (s *session) serveConn(c net.Conn) {
 			return
 		}
 		c.SetReadDeadline(time.Time{})
-		ctx, cancel := context.WithTimeout(context.Background(), DialTimeout)
+		ctx, cancel := context.WithTimeout(s.ctx, DialTimeout)
 		addrs, ref, err := p.allow(ctx, t.host)
 		var up net.Conn
 		if ref == nil && err == nil {
