@@ -497,3 +497,39 @@ func TestCloseStopsLookups(t *testing.T) {
 		t.Fatal("Serve did not return")
 	}
 }
+
+// TestMaxConns: connections beyond MaxConns are answered 503 and closed;
+// once one ends, a new one is served.
+func TestMaxConns(t *testing.T) {
+	h := newHarness(t, []string{"localhost:1"}, nil)
+	var idle []net.Conn
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	for range MaxConns {
+		c, err := net.Dial("tcp", h.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	// Accepted in the order they came: the next one finds every slot taken.
+	resp := h.exchange("CONNECT localhost:2 HTTP/1.1\r\n\r\n", 1)
+	if len(resp) != 1 || resp[0].StatusCode != 503 {
+		t.Fatalf("connection %d: %v, want a 503", MaxConns+1, resp)
+	}
+	idle[0].Close()
+	idle = idle[1:]
+	for deadline := time.Now().Add(10 * time.Second); ; { // the proxy sees the close in its own time
+		resp = h.exchange("CONNECT localhost:2 HTTP/1.1\r\n\r\n", 1)
+		if len(resp) == 1 && resp[0].StatusCode == 403 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after one closed: %v, want the request judged (403)", resp)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
