@@ -107,7 +107,7 @@ func TestEgressThroughTheCLI(t *testing.T) {
 	}
 	for _, name := range []string{"fetch_local", "fetch_other", "fetch_rebind", "fetch_redirect", "send_udp", "lookup"} {
 		code, out, stderr := call("explain", name, "{}")
-		if code != exitOK || !strings.Contains(out, "network:     only "+hostOf(name, port)+": ") {
+		if code != exitOK || !strings.Contains(out, "network:     only "+hostOf(name, port)+", through toolgen's egress proxy") {
 			t.Fatalf("explain %s: exit %d\n%s%s", name, code, out, stderr)
 		}
 	}
