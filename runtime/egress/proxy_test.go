@@ -533,3 +533,43 @@ func TestMaxConns(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestUpstreamHeadBounded: an allowed host that sends an endless response
+// head gets a 502 once it passes MaxResponseHeadBytes; the proxy does not
+// keep reading it.
+func TestUpstreamHeadBounded(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	sent := make(chan int64, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		bufio.NewReader(c).ReadString('\n')
+		io.WriteString(c, "HTTP/1.1 200 OK\r\n")
+		line := "X-Junk: " + strings.Repeat("a", 1000) + "\r\n"
+		var n int64
+		for n < 64*MaxResponseHeadBytes {
+			w, err := io.WriteString(c, line)
+			n += int64(w)
+			if err != nil {
+				break
+			}
+		}
+		sent <- n
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	h := newHarness(t, []string{fmt.Sprintf("127.0.0.1:%d", port)}, nil)
+	resp := h.exchange(fmt.Sprintf("GET http://127.0.0.1:%d/ HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port, port), 1)
+	if len(resp) != 1 || resp[0].StatusCode != 502 || !strings.Contains(bodyOf(resp[0]), "exceeds 1 MiB") {
+		t.Fatalf("responses %v", resp)
+	}
+	if n := <-sent; n >= 64*MaxResponseHeadBytes {
+		t.Errorf("the proxy read %d bytes of one response head", n)
+	}
+}
