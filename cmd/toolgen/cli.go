@@ -34,9 +34,12 @@ type command struct {
 	run     func(c *command, env *cmdEnv, args []string) int
 }
 
-// cmdEnv is what a command may use: its output streams.
+// cmdEnv is what a command may use: its output streams. When stdout (or
+// stderr) is a terminal, it is an escape.Writer over it (terminalSafe), and
+// rawStdout is the terminal itself, for call --raw.
 type cmdEnv struct {
 	stdout, stderr io.Writer
+	rawStdout      io.Writer
 }
 
 // commands lists every subcommand; each lives in its own file.
@@ -47,7 +50,16 @@ func commands() []*command {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	env := &cmdEnv{stdout: stdout, stderr: stderr}
+	env := &cmdEnv{stdout: terminalSafe(stdout), stderr: terminalSafe(stderr), rawStdout: stdout}
+	code := dispatch(env, args)
+	flush(env.stdout)
+	flush(env.stderr)
+	return code
+}
+
+// dispatch runs the command args name.
+func dispatch(env *cmdEnv, args []string) int {
+	stdout, stderr := env.stdout, env.stderr
 	if len(args) == 0 {
 		printUsage(stderr)
 		return exitUsage
