@@ -56,7 +56,10 @@ them and exits.
 
 With --audit FILE (or - for stderr) every call is appended to FILE as one
 JSON line before its result is returned; if the line cannot be written the
-call is refused. Summarise a log with "toolgen audit FILE".
+call is refused. When FILE is deleted, renamed or replaced while serving,
+it is opened again (a line says so); each line carries the digest of the
+one before. Summarise a log with "toolgen audit FILE", check its chain with
+"toolgen audit --verify FILE".
 `
 
 // tokenEnv is the environment variable holding the HTTP bearer token.

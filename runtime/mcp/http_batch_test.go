@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -77,4 +78,29 @@ func TestHTTPBatchDuplicateID(t *testing.T) {
 	}
 	assert.Equal(t, 6, refused, "two tools/call lines per refused batch")
 	assert.Equal(t, 2, ran)
+}
+
+// TestHTTPAuditFollowsRotation: the audit log's file renamed away (log
+// rotation by another program) or deleted while serving: the next call over
+// HTTP is recorded at the path again, after a line saying what happened;
+// nothing is written to a file nobody can find.
+func TestHTTPAuditFollowsRotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	srv, log := auditedServer(t, path)
+	cs, err := httpClient(t, serveHTTP(t, srv, HTTPOptions{}), "", nil)
+	require.NoError(t, err)
+	call(t, cs, "echo_word", map[string]any{"word": "one"})
+	require.NoError(t, os.Rename(path, path+".1"))
+	call(t, cs, "echo_word", map[string]any{"word": "two"})
+	require.NoError(t, os.Remove(path))
+	call(t, cs, "echo_word", map[string]any{"word": "three"})
+	require.NoError(t, log.Close())
+	recs := auditLines(t, path)
+	require.Len(t, recs, 2, "the line about the deletion, and the call")
+	assert.Equal(t, "reopened", recs[0].Event)
+	assert.Contains(t, recs[0].Detail, "was deleted")
+	assert.Equal(t, `{"word":"three"}`, string(recs[1].Args))
+	rotated := auditLines(t, path+".1")
+	require.Len(t, rotated, 1)
+	assert.Equal(t, `{"word":"one"}`, string(rotated[0].Args))
 }
