@@ -92,7 +92,9 @@ func runCall(c *command, env *cmdEnv, args []string) int {
 		return code
 	}
 	if raw {
-		env = &cmdEnv{stdout: env.rawStdout, stderr: env.stderr, rawStdout: env.rawStdout}
+		rawEnv := *env
+		rawEnv.stdout = env.rawStdout
+		env = &rawEnv
 	}
 	t, jargs := target.entry.Tool, target.args
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

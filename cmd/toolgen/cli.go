@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/escape"
+	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -34,12 +35,14 @@ type command struct {
 	run     func(c *command, env *cmdEnv, args []string) int
 }
 
-// cmdEnv is what a command may use: its output streams. When stdout (or
-// stderr) is a terminal, it is an escape.Writer over it (terminalSafe), and
-// rawStdout is the terminal itself, for call --raw.
+// cmdEnv is what a command may use: its output streams, and options of
+// the egress proxy (nil in the binary; a test's resolver, runEnv). When
+// stdout (or stderr) is a terminal, it is an escape.Writer over it
+// (terminalSafe), and rawStdout is the terminal itself, for call --raw.
 type cmdEnv struct {
 	stdout, stderr io.Writer
 	rawStdout      io.Writer
+	egress         []egress.Option
 }
 
 // commands lists every subcommand; each lives in its own file.
@@ -51,14 +54,18 @@ func commands() []*command {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	env := &cmdEnv{stdout: terminalSafe(stdout), stderr: terminalSafe(stderr), rawStdout: stdout}
-	code := dispatch(env, args)
+	code := runEnv(env, args)
 	flush(env.stdout)
 	flush(env.stderr)
 	return code
 }
 
-// dispatch runs the command args name.
-func dispatch(env *cmdEnv, args []string) int {
+// runEnv is run with its environment given (env.rawStdout may be nil:
+// stdout then).
+func runEnv(env *cmdEnv, args []string) int {
+	if env.rawStdout == nil {
+		env.rawStdout = env.stdout
+	}
 	stdout, stderr := env.stdout, env.stderr
 	if len(args) == 0 {
 		printUsage(stderr)
@@ -225,7 +232,7 @@ func (c *command) usageLine() string {
 // The usage of the shared flags (toolFlags.register), in every usage line
 // that has them; TestUsageLines checks every line against the flags.
 const (
-	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins]"
+	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--net-allow HOST:PORT,...] [--only NAME,...] [--no-builtins]"
 	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
 )
 
