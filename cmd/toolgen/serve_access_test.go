@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -167,4 +168,51 @@ func unixPost(t *testing.T, sock string) (int, string) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body)
+}
+
+// TestServeHTTPClientGone: through the real binary, a client that cuts its
+// request mid-call (curl -m) takes the call with it: the command's process
+// group is killed and the only --max-calls slot is free for the next call.
+func TestServeHTTPClientGone(t *testing.T) {
+	bin, err := exec.LookPath("toolgen")
+	if err != nil {
+		bin = builtToolgen(t)
+	}
+	ws, tools := e2eDirs(t)
+	s := startHTTP(t, bin, []string{"TOOLGEN_TOKEN="}, "--no-token", "--stateless", "--max-calls", "1",
+		"--tools", tools, "--workspace", ws)
+	secs := fmt.Sprint(uniqueSecs())
+	ctx, cut := context.WithCancel(context.Background())
+	defer cut()
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nap","arguments":{"secs":`+secs+`}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	pid := findProcess(t, "sleep", secs)
+	cut()
+	require.Error(t, <-errc)
+	assert.True(t, eventually(10*time.Second, func() bool { return !groupAlive(pid) }),
+		"the command (process group %d) outlived its client", pid)
+
+	req, err := http.NewRequest(http.MethodPost, s.endpoint, strings.NewReader(
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nap","arguments":{"secs":0}}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	require.NoError(t, err, "the slot is still held")
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Contains(t, string(body), `exit: 0`)
 }
