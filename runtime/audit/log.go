@@ -250,6 +250,9 @@ func (l *Log) checkPath() error {
 		}
 	}
 	detail := fmt.Sprintf("%s was %s while the log was open; reopened at the path", l.path, what)
+	if what == "back" {
+		detail = fmt.Sprintf("%s could not be reached for a while; the same file is there again", l.path)
+	}
 	if l.lost != nil {
 		detail += fmt.Sprintf(" (until then the calls were refused: %v)", l.lost)
 	}
