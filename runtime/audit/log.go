@@ -211,13 +211,18 @@ func (l *Log) Write(r *Record) error {
 // checkPath reopens the log when its path no longer names the open file,
 // and writes the line saying so. Called with mu held.
 func (l *Log) checkPath() error {
-	st, err := os.Lstat(l.path)
-	if err == nil && idOf(st) == l.id && l.lost == nil {
+	var sys syscall.Stat_t
+	err := syscall.Lstat(l.path, &sys) // no os.FileInfo: this runs twice per call
+	if err != nil {
+		err = &os.PathError{Op: "lstat", Path: l.path, Err: err}
+	}
+	now := fileID{uint64(sys.Dev), sys.Ino}
+	if err == nil && now == l.id && l.lost == nil {
 		return nil
 	}
 	var what string
 	switch {
-	case err == nil && idOf(st) == l.id:
+	case err == nil && now == l.id:
 		what = "back" // lost before, and the same file is there again
 	case errors.Is(err, os.ErrNotExist):
 		what = "renamed or moved away"
