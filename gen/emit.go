@@ -225,6 +225,12 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.Network {
 		fields = append(fields, field("Network", jen.True()))
 	}
+	if s.Title != "" {
+		fields = append(fields, field("Title", str(s.Title)))
+	}
+	if s.Destructive != nil {
+		fields = append(fields, field("Destructive", jen.New(jen.Lit(*s.Destructive))))
+	}
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {

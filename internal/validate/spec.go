@@ -66,6 +66,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	}
 	add(checkName("name", "tool", s.Name))
 	add(checkDescription(&o, "description", "", s.Description, "what the tool does"))
+	errs = append(errs, checkHints(s)...)
 	t, err := ParseTemplate(s.Command)
 	add(err)
 	if t != nil {

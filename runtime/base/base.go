@@ -142,5 +142,9 @@ func cloneSpec(s tool.Spec) tool.Spec {
 		s.Args[i].Enum = slices.Clone(s.Args[i].Enum)
 	}
 	s.Examples = slices.Clone(s.Examples)
+	if s.Destructive != nil {
+		d := *s.Destructive
+		s.Destructive = &d
+	}
 	return s
 }
