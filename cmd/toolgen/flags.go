@@ -13,6 +13,7 @@ import (
 
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/trust"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -171,6 +172,11 @@ func (f *toolFlags) options() []preset.Option {
 		opts = append(opts, preset.WithToolsDir(dir, lopts...))
 		if f.toolsInWorkspace {
 			opts = append(opts, preset.WithToolsInWorkspace())
+		}
+		// The user's trust (toolgen trust) lets a directory inside the
+		// workspace load as it was trusted; no config directory, no trust.
+		if path, err := trust.DefaultPath(); err == nil {
+			opts = append(opts, preset.WithTrustStore(trust.Open(path)))
 		}
 	}
 	return opts

@@ -59,6 +59,9 @@ func TestScript(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")
 			e.Setenv("HOME", e.WorkDir)
+			// The trust store (toolgen trust) beside $WORK, outside the
+			// workspace as a user's config directory is, one per script.
+			e.Setenv("XDG_CONFIG_HOME", e.WorkDir+".config")
 			e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
 			// Under -race every toolgen the scripts run would sleep a second
 			// on exit (the race runtime's atexit_sleep_ms default), most of
