@@ -13,8 +13,8 @@ import (
 
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/preset"
-	"github.com/nanogpt/toolgen/runtime/trust"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
+	"github.com/nanogpt/toolgen/runtime/trust"
 )
 
 // defaultToolsDir is the descriptor directory every command uses when none

@@ -9,8 +9,8 @@ import (
 
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/loader"
-	"github.com/nanogpt/toolgen/runtime/trust"
 	"github.com/nanogpt/toolgen/runtime/tool"
+	"github.com/nanogpt/toolgen/runtime/trust"
 )
 
 // DescriptorGroup is the tool.Registry group that holds the descriptor tools:
