@@ -31,8 +31,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -158,10 +156,7 @@ func checkPrivate(path string, info fs.FileInfo) error {
 	if info.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("trust: store %s is writable by group or others (mode %s), so it is not used: run chmod 600 %s", path, info.Mode().Perm(), path)
 	}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("trust: store %s is owned by uid %d, not by the user running toolgen", path, st.Uid)
-	}
-	return nil
+	return checkOwner(path, info)
 }
 
 // save writes the records atomically, mode 0600, creating the directory
@@ -175,7 +170,33 @@ func (s *Store) save(recs []Record) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	if err := renameio.WriteFile(s.path, append(data, '\n'), 0o600); err != nil {
+	return writeAtomic(s.path, append(data, '\n'))
+}
+
+// writeAtomic writes data to path through a temporary file of mode 0600 in
+// the same directory, renamed over path: a reader sees the old store or the
+// new one, never half of one.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+FileName+".*")
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename, nothing is there
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	return nil
