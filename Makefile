@@ -8,7 +8,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ADAPTERS  := adapters/openaitool adapters/anthropictool
 IN_ADAPTERS = for m in $(ADAPTERS); do (cd $$m && $(1)) || exit 1; done
 
-.PHONY: all build demo test test-all fuzz-smoke bench lint check fuzz generate
+.PHONY: all build demo test test-all test-user fuzz-smoke bench lint check fuzz generate
 
 all: check test
 
@@ -43,6 +43,11 @@ demo: build
 test:
 	$(GO) test -race -short -count=1 $(PKGS)
 	@$(call IN_ADAPTERS,$(GO) test -race -short -count=1 ./...)
+
+# The attack suites as an ordinary user (the normal deployment): as root,
+# .ci/unprivileged makes the user toolgen-ci and runs them as it. CI runs it.
+test-user:
+	bash .ci/unprivileged
 
 # Everything: the full suites (no -short), then every fuzz target briefly.
 # CI runs it after make test.

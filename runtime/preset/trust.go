@@ -2,9 +2,8 @@ package preset
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 	"github.com/nanogpt/toolgen/runtime/trust"
 )
@@ -101,16 +100,8 @@ func (p *Preset) trusted(dir string, store *trust.Store) (check func(file, name 
 }
 
 // inWorkspace reports whether dir, symlinks resolved, lies inside the
-// workspace. A directory that cannot be resolved counts as inside.
+// workspace; a directory that does not exist yet is judged by where it
+// would be created (within.Resolved).
 func (p *Preset) inWorkspace(dir string) bool {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = dir
-	}
-	real, err = filepath.Abs(real)
-	if err != nil {
-		return true
-	}
-	rel, err := filepath.Rel(p.Kernel.Workspace(), real)
-	return err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+	return within.Resolved(p.Kernel.Workspace(), dir)
 }
