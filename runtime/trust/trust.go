@@ -28,9 +28,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/descdir"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -40,10 +40,6 @@ const FileName = "trust.json"
 // MaxStoreSize bounds the store file read: 4 MiB, tens of thousands of
 // records.
 const MaxStoreSize = 4 << 20
-
-// maxFileSize bounds one descriptor file read to digest it, as the loader
-// bounds it (loader.MaxFileSize).
-const maxFileSize = 1 << 20
 
 // DefaultPath returns the store of the user running toolgen:
 // os.UserConfigDir()/toolgen/trust.json ($XDG_CONFIG_HOME/toolgen/trust.json,
@@ -241,10 +237,11 @@ func (s *Store) List() ([]Record, error) {
 
 // Trust records dir's descriptor files as they are now (replacing an older
 // record of dir) and returns the record. It reads the files the loader
-// would load: the *.tool.json entries of dir that do not start with a dot,
-// following a symlink only to a regular file inside dir, each at most 1 MiB.
-// A file it cannot read that way fails the whole call, so that nothing is
-// trusted that the user did not see.
+// would load, as the loader reads them (internal/descdir): the *.tool.json
+// entries of dir that do not start with a dot, following a symlink only to a
+// regular file inside dir, each at most 1 MiB. A file it cannot read that
+// way fails the whole call, so that nothing is trusted that the user did not
+// see.
 func (s *Store) Trust(dir string) (Record, error) {
 	real, err := Resolve(dir)
 	if err != nil {
@@ -292,56 +289,26 @@ func (s *Store) Revoke(dir string) (bool, error) {
 	return true, s.save(recs)
 }
 
-// digests returns the digest of each descriptor file of dir (resolved).
+// digests returns the digest of each descriptor file of dir (resolved),
+// read by the loader's own reader (internal/descdir): the same names, the
+// same symlink and file-type rules, the same size limit.
 func digests(dir string) (map[string]string, error) {
-	entries, err := os.ReadDir(dir)
+	d, err := descdir.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	defer d.Close()
+	names, err := d.Names(tool.DescriptorExt)
 	if err != nil {
 		return nil, fmt.Errorf("trust: %w", err)
 	}
 	out := map[string]string{}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, tool.DescriptorExt) || strings.HasPrefix(name, ".") {
-			continue
-		}
-		data, err := readDescriptor(dir, name)
+	for _, name := range names {
+		data, _, err := d.Read(name, descdir.MaxFileSize)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("trust: not trusted, since the loader would refuse it too: %w", err)
 		}
 		out[name] = Digest(data)
 	}
 	return out, nil
-}
-
-// readDescriptor reads dir/name: a regular file, or a symlink to one inside
-// dir, of at most maxFileSize bytes.
-func readDescriptor(dir, name string) ([]byte, error) {
-	path := filepath.Join(dir, name)
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, fmt.Errorf("trust: %w", err)
-	}
-	if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("trust: %s is a symlink out of the directory; the loader does not follow it, so it is not trusted either", path)
-	}
-	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("trust: %w", err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("trust: %w", err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("trust: %s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("trust: %w", err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("trust: %s is larger than %d bytes; it is no descriptor", path, maxFileSize)
-	}
-	return data, nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/nanogpt/toolgen/internal/descdir"
 )
 
 func write(t *testing.T, path, body string) {
@@ -68,7 +70,7 @@ func TestTrustRefusesWhatTheLoaderWouldNot(t *testing.T) {
 		"dotdot link": func(dir string) error { return os.Symlink("../x.tool.json", filepath.Join(dir, "x.tool.json")) },
 		"fifo":        func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "x.tool.json"), 0o644) },
 		"huge": func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, "x.tool.json"), make([]byte, maxFileSize+1), 0o644)
+			return os.WriteFile(filepath.Join(dir, "x.tool.json"), make([]byte, descdir.MaxFileSize+1), 0o644)
 		},
 	} {
 		dir := filepath.Join(t.TempDir(), "tools")
