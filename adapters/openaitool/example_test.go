@@ -40,7 +40,7 @@ func Example_chat() {
 
 	k, _ := kernel.New(dir)
 	tools, _ := descriptors.Tools(k)
-	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5, Tools: openaitool.ChatTools(tools)}
+	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_5, Tools: openaitool.ChatTools(tools)}
 
 	var completion openai.ChatCompletion // client.Chat.Completions.New(ctx, params)
 	_ = json.Unmarshal([]byte(`{"id":"c1","object":"chat.completion","created":0,"model":"gpt-5",
@@ -70,7 +70,7 @@ func Example_responses() {
 
 	k, _ := kernel.New(dir)
 	tools, _ := descriptors.Tools(k)
-	params := responses.ResponseNewParams{Model: openai.ChatModelGPT5, Tools: openaitool.ResponseTools(tools)}
+	params := responses.ResponseNewParams{Model: openai.ChatModelGPT5_5, Tools: openaitool.ResponseTools(tools)}
 	_ = params
 
 	var resp responses.Response // client.Responses.New(ctx, params)

@@ -64,10 +64,10 @@ func listed(t *testing.T, cs *sdk.ClientSession) map[string]*sdk.Tool {
 }
 
 type wantHints struct {
-	title                    string
-	readOnly                 bool
-	destructive, openWorld   *bool
-	outputSchema, structured bool
+	title                  string
+	readOnly               bool
+	destructive, openWorld *bool
+	outputSchema           bool
 }
 
 func checkHints(t *testing.T, defs map[string]*sdk.Tool, want map[string]wantHints) {
