@@ -53,8 +53,7 @@ func ToolParams(tools []tool.Tool) ([]anthropic.ToolParam, []error) {
 func inputSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
 	var s anthropic.ToolInputSchemaParam
 	var root map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&root); err != nil || root == nil {
+	if err := json.Unmarshal(raw, &root); err != nil || root == nil {
 		return s, fmt.Errorf("input schema is not a JSON object")
 	}
 	if string(bytes.TrimSpace(root["type"])) != `"object"` {
@@ -75,6 +74,11 @@ func inputSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
 			}
 			s.ExtraFields[key] = val
 		}
+	}
+	if s.Properties == nil {
+		// Without it the SDK sees a zero struct and leaves input_schema
+		// out, which the API requires: no properties means none.
+		s.Properties = json.RawMessage("{}")
 	}
 	return s, nil
 }
