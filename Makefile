@@ -3,6 +3,10 @@ GO        ?= go
 PKGS      := ./...
 FUZZTIME  ?= 30s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# The SDK adapters are modules of their own (an agent that imports none gets
+# no SDK); test, lint and check run in each of them too.
+ADAPTERS  := adapters/openaitool adapters/anthropictool
+IN_ADAPTERS = for m in $(ADAPTERS); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test test-all test-user fuzz-smoke bench lint check fuzz generate
 
@@ -38,6 +42,7 @@ demo: build
 # Under 4 minutes on a 2-core machine.
 test:
 	$(GO) test -race -short -count=1 $(PKGS)
+	@$(call IN_ADAPTERS,$(GO) test -race -short -count=1 ./...)
 
 # The attack suites as an ordinary user (the normal deployment): as root,
 # .ci/unprivileged makes the user toolgen-ci and runs them as it. CI runs it.
@@ -48,6 +53,7 @@ test-user:
 # CI runs it after make test.
 test-all:
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	@$(call IN_ADAPTERS,$(GO) test -race -count=1 ./...)
 	$(MAKE) fuzz-smoke
 
 # Every fuzz target for FUZZSMOKE each, so a parser or oracle bug cannot sit
@@ -63,10 +69,12 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
+	@$(call IN_ADAPTERS,$(GO) vet ./... && $(GO) run $(STATICCHECK) ./...)
 
 # The CI gate besides tests: lint, tidy go.mod, generated code up to date.
 check: lint
 	$(GO) mod tidy -diff
+	@$(call IN_ADAPTERS,$(GO) mod tidy -diff)
 	$(GO) run ./cmd/toolgen generate --tools descriptors -check
 	$(GO) run ./cmd/toolgen generate --tools examples/agent/tools -check
 

@@ -228,6 +228,12 @@ func specLit(s tool.Spec) *jen.Statement {
 	if len(s.Hosts) > 0 {
 		fields = append(fields, field("Hosts", strs(s.Hosts)))
 	}
+	if s.Title != "" {
+		fields = append(fields, field("Title", str(s.Title)))
+	}
+	if s.Destructive != nil {
+		fields = append(fields, field("Destructive", jen.New(jen.Lit(*s.Destructive))))
+	}
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {

@@ -173,7 +173,7 @@ func TestSchemaCompletesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "examples", "name", "network", "writes"},
+		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "title", "writes"},
 		"slot":       {"default", "description", "enum", "pattern", "required", "type"},
 		"example":    {"args", "argv", "rejects"},
 	}

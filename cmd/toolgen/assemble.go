@@ -117,8 +117,8 @@ func refusalIn(problems []error, dir string) string {
 // refusalHint says that the tools directory dir was not loaded, and how to
 // load it, after a tool name that matched nothing.
 func refusalHint(env *cmdEnv, dir string) {
-	fmt.Fprintf(env.stderr, "the tools directory %s was not loaded: it lies inside the workspace; "+
-		"pass --allow-tools-in-workspace to load it (only for tools you wrote or reviewed)\n", dir)
+	fmt.Fprintf(env.stderr, "the tools directory %[1]s was not loaded: it lies inside the workspace; "+
+		"trust it as it is now with toolgen trust %[1]s, or pass --allow-tools-in-workspace to load it (only for tools you wrote or reviewed)\n", dir)
 }
 
 func containsName(names []string, name string) bool {

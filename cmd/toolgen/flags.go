@@ -14,6 +14,7 @@ import (
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/preset"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
+	"github.com/nanogpt/toolgen/runtime/trust"
 )
 
 // defaultToolsDir is the descriptor directory every command uses when none
@@ -181,6 +182,11 @@ func (f *toolFlags) options() []preset.Option {
 		opts = append(opts, preset.WithToolsDir(dir, lopts...))
 		if f.toolsInWorkspace {
 			opts = append(opts, preset.WithToolsInWorkspace())
+		}
+		// The user's trust (toolgen trust) lets a directory inside the
+		// workspace load as it was trusted; no config directory, no trust.
+		if path, err := trust.DefaultPath(); err == nil {
+			opts = append(opts, preset.WithTrustStore(trust.Open(path)))
 		}
 	}
 	return opts

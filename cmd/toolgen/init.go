@@ -8,14 +8,17 @@ import (
 	"path/filepath"
 
 	"github.com/nanogpt/toolgen/internal/within"
+	"github.com/nanogpt/toolgen/runtime/trust"
 	"github.com/nanogpt/toolgen/schema"
 )
 
 var initCmd = &command{
 	name: "init",
 	summary: "Start a tools directory: write tool.schema.json and one example descriptor into DIR (default ./tools).\n\n" +
-		"Nothing is overwritten: when either file exists, init writes nothing and exits 1. It then prints\n" +
-		"the go:generate line that compiles the directory's descriptors into typed Go tools.",
+		"Nothing is overwritten: when either file exists, init writes nothing and exits 1. A directory inside\n" +
+		"the current directory (the default workspace) is then trusted as written (toolgen trust), so later\n" +
+		"commands load it without --allow-tools-in-workspace until a descriptor changes. It then prints the\n" +
+		"go:generate line that compiles the directory's descriptors into typed Go tools.",
 	usage: "[DIR]",
 	run:   runInit,
 }
@@ -108,16 +111,7 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 	// needs it, inside the current directory (the default workspace); a
 	// directory outside it is the setup the README recommends.
 	if within.Resolved(".", dir) {
-		fmt.Fprintf(env.stdout, `
-Next:
-  toolgen check %[1]s
-  toolgen call --tools %[1]s --allow-tools-in-workspace list_files '{}'
-  toolgen serve --tools %[1]s --allow-tools-in-workspace
-
-A tools directory inside the workspace (by default the current directory)
-is loaded only with --allow-tools-in-workspace, since a model that can write
-there could add tools; pass --workspace DIR to run commands elsewhere.
-`, dir)
+		initTrust(env, dir)
 	} else {
 		fmt.Fprintf(env.stdout, `
 Next:
@@ -136,6 +130,36 @@ of the package in %[1]s (for example %[2]s) and run go generate ./...:
 	//go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate
 `, dir, filepath.Join(dir, "doc.go"))
 	return exitOK
+}
+
+// initTrust trusts the tools directory init wrote inside the workspace
+// (toolgen trust DIR) and prints the next steps; when it cannot, it says
+// how to load the directory instead.
+func initTrust(env *cmdEnv, dir string) {
+	path, err := trust.DefaultPath()
+	if err == nil {
+		_, err = trust.Open(path).Trust(dir)
+	}
+	if err != nil {
+		fmt.Fprintf(env.stdout, `
+%[1]s lies inside the workspace (by default the current directory), and
+could not be trusted (%[2]v). Load it with:
+  toolgen trust %[1]s        (once you can), or
+  toolgen call --tools %[1]s --allow-tools-in-workspace list_files '{}'
+`, dir, err)
+		return
+	}
+	fmt.Fprintf(env.stdout, `
+trusted %[1]s as written (in %[2]s): a tools directory inside the
+workspace loads only as it was trusted, since a model that can write there
+could add tools. After editing a descriptor, review it and run
+toolgen trust %[1]s again.
+
+Next:
+  toolgen check %[1]s
+  toolgen call --tools %[1]s list_files '{}'
+  toolgen serve --tools %[1]s
+`, dir, path)
 }
 
 // fileOnPath returns dir, or the first of its parent directories, when it

@@ -80,6 +80,9 @@ func TestScript(t *testing.T) {
 			// see, or kill, each other's.
 			e.Setenv("MARK", fmt.Sprintf("tg%d-%d", os.Getpid(), rand.Int64()))
 			e.Setenv("HOME", e.WorkDir)
+			// The trust store (toolgen trust) beside $WORK, outside the
+			// workspace as a user's config directory is, one per script.
+			e.Setenv("XDG_CONFIG_HOME", e.WorkDir+".config")
 			e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
 			// Under -race every toolgen the scripts run would sleep a second
 			// on exit (the race runtime's atexit_sleep_ms default), most of

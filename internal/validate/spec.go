@@ -67,6 +67,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	add(checkName("name", "tool", s.Name))
 	add(checkDescription(&o, "description", "", s.Description, "what the tool does"))
 	add(invisibleError("description", "the description", s.Description))
+	errs = append(errs, checkHints(s)...)
 	t, err := ParseTemplate(s.Command)
 	add(err)
 	if t != nil {

@@ -143,5 +143,9 @@ func cloneSpec(s tool.Spec) tool.Spec {
 	}
 	s.Examples = slices.Clone(s.Examples)
 	s.Hosts = slices.Clone(s.Hosts)
+	if s.Destructive != nil {
+		d := *s.Destructive
+		s.Destructive = &d
+	}
 	return s
 }

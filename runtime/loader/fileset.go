@@ -66,6 +66,8 @@ type fileSet[T any] struct {
 	maxTotal int64
 	trusted  bool   // check ownership and permissions of each file
 	refused  string // when set, every file is refused unread, with this reason (WithRefusal)
+	// content, when set, is a rule on each file's bytes (WithContentCheck).
+	content func(file, name string, data []byte) error
 
 	update  sync.Mutex               // serialises scan and reload, so an older read never lands after a newer one
 	mu      sync.Mutex               // guards what follows
@@ -324,6 +326,11 @@ func (s *fileSet[T]) load(d *descdir.Dir, name string) result[T] {
 	}
 	if err != nil {
 		return result[T]{err: err}
+	}
+	if s.content != nil {
+		if err := s.content(filepath.Join(s.dir, name), name, data); err != nil {
+			return result[T]{err: err, size: int64(len(data))}
+		}
 	}
 	p, err := s.kind.parse(filepath.Join(s.dir, name), data)
 	return result[T]{p: p, err: err, size: int64(len(data))}

@@ -51,6 +51,8 @@ type config struct {
 	// refused, when set, is why no file of the directory is loaded
 	// (WithRefusal).
 	refused string
+	// content is a rule on each file's bytes (WithContentCheck).
+	content func(file, name string, data []byte) error
 }
 
 // WithRefusal refuses every descriptor file of the directory without
@@ -226,6 +228,7 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 		maxTotal: c.maxTotal,
 		trusted:  !c.untrusted,
 		refused:  c.refused,
+		content:  c.content,
 		files:    map[string]*fileState[*base.CommandToolBase]{},
 	}
 	if c.only != nil {

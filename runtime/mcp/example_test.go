@@ -51,5 +51,5 @@ func ExampleServer_Serve() {
 	fmt.Println(lines[1])
 	// Output:
 	// 2 true
-	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"exit: 0\noutput: 2:two\n"}]}}
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"exit: 0\noutput: 2:two\n"}],"structuredContent":{"exit_code":0,"output":"2:two\n","truncated":false,"timed_out":false,"limit_reason":""}}}
 }

@@ -140,6 +140,9 @@ type served struct {
 	tool   tool.Tool
 	desc   string
 	schema json.RawMessage
+	// hints is the rest of the definition that clients see (title,
+	// annotations, output schema), marshalled, to tell a change.
+	hints []byte
 }
 
 // Changes says what a Sync changed in the advertised tool set, by tool name.
@@ -223,6 +226,7 @@ func Tools(reg *tool.Registry) ([]*sdk.Tool, []error) {
 // definition is a tool and its MCP definition.
 type definition struct {
 	impl tool.Tool
+	form tool.Form
 	def  *sdk.Tool
 }
 
@@ -230,13 +234,12 @@ func definitions(entries []tool.Entry) ([]definition, []error) {
 	var out []definition
 	var errs []error
 	for _, e := range entries {
-		schema, err := objectSchema(e.Tool)
+		def, err := Definition(e.Tool)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, definition{e.Tool,
-			&sdk.Tool{Name: e.Tool.Name(), Description: e.Tool.Description(), InputSchema: schema}})
+		out = append(out, definition{e.Tool, e.Form, def})
 	}
 	return out, errs
 }
@@ -279,16 +282,17 @@ func (s *Server) Sync() Changes {
 func (s *Server) sync() Changes {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	entries := s.reg.Entries() // one snapshot
-	for i, e := range entries {
-		// The size limit inside the wrapper, so the audit log records
-		// the refusal like any other 614.
-		entries[i].Tool = limited{e.Tool, s.maxArgs}
+	// The definitions from the tools as registered (annotations and the
+	// output schema depend on their types); the calls go through the
+	// wrappers. The size limit is inside the wrapper, so the audit log
+	// records the refusal like any other 614.
+	defs, errs := definitions(s.reg.Entries()) // one snapshot
+	for i, d := range defs {
+		defs[i].impl = limited{d.impl, s.maxArgs}
 		if s.wrap != nil {
-			entries[i].Tool = s.wrap(entries[i].Tool, e.Form)
+			defs[i].impl = s.wrap(defs[i].impl, d.form)
 		}
 	}
-	defs, errs := definitions(entries)
 	for _, err := range errs {
 		s.logger.Error(err.Error())
 	}
@@ -298,14 +302,14 @@ func (s *Server) sync() Changes {
 	s.mu.RLock()
 	for _, d := range defs {
 		t := d.def
-		sv := served{tool: d.impl, desc: t.Description, schema: t.InputSchema.(json.RawMessage)}
+		sv := served{tool: d.impl, desc: t.Description, schema: t.InputSchema.(json.RawMessage), hints: hintsOf(t)}
 		next[t.Name] = sv
 		old, ok := s.served[t.Name]
 		switch {
 		case !ok:
 			ch.Added = append(ch.Added, t.Name)
 			toAdd = append(toAdd, t)
-		case old.desc != sv.desc || !bytes.Equal(old.schema, sv.schema):
+		case old.desc != sv.desc || !bytes.Equal(old.schema, sv.schema) || !bytes.Equal(old.hints, sv.hints):
 			ch.Updated = append(ch.Updated, t.Name)
 			toAdd = append(toAdd, t)
 		}
@@ -402,17 +406,14 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return errorResult(fmt.Errorf("%s: not started: %w", name, context.Cause(ctx))), nil
 	}
 	start := time.Now()
-	text, err := s.call(ctx, t, args)
+	text, out, err := observed(ctx, func(ctx context.Context) (string, error) { return s.call(ctx, t, args) })
 	if err != nil && s.callsCtx.Err() != nil {
 		err = fmt.Errorf("%w (%v)", err, errShutdown)
 	}
 	if s.logger.Enabled(ctx, slog.LevelDebug) { // the arguments alone cost allocations
 		s.logger.Debug("call", "tool", name, "duration", time.Since(start), "error", err)
 	}
-	if err != nil {
-		return errorResult(err), nil
-	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
+	return result(text, out, err), nil
 }
 
 // call runs t, turning a panic (which the Tool contract rules out, but a

@@ -10,6 +10,7 @@ import (
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
+	"github.com/nanogpt/toolgen/runtime/trust"
 )
 
 // DescriptorGroup is the tool.Registry group that holds the descriptor tools:
@@ -52,15 +53,28 @@ func WithToolsDir(dir string, opts ...loader.Option) Option {
 	return func(c *config) { c.tools = &toolsDir{dir: dir, opts: opts} }
 }
 
-func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool) error {
+func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool, store *trust.Store) error {
 	if td == nil {
 		return nil
 	}
 	refused := p.refusal(td.dir, inWorkspaceAllowed) // trust.go
+	var check func(file, name string, data []byte) error
+	if refused != "" && store != nil {
+		var why string
+		if check, why = p.trusted(td.dir, store); check != nil {
+			refused = ""
+		} else if why != "" {
+			refused += " (" + why + ")"
+		}
+	}
 	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)}, td.opts...)
 	// After the caller's options: no option given to WithToolsDir lifts the
-	// refusal, only WithToolsInWorkspace does.
+	// refusal, only WithToolsInWorkspace or the user's trust does, and the
+	// trusted files' check stands.
 	opts = append(opts, loader.WithRefusal(refused))
+	if check != nil {
+		opts = append(opts, loader.WithContentCheck(check))
+	}
 	l, err := loader.New(td.dir, p.Kernel, opts...)
 	if err != nil {
 		return fmt.Errorf("preset: %w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/nanogpt/toolgen/runtime/builtin"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
+	"github.com/nanogpt/toolgen/runtime/trust"
 )
 
 // Factory builds tools on the preset's kernel; a generated package's Tools
@@ -39,6 +40,7 @@ type config struct {
 	tools       *toolsDir // descriptors.go
 	// toolsInWorkspace allows a tools directory inside the workspace (trust.go).
 	toolsInWorkspace bool
+	trust            *trust.Store // trust.go
 	confine          *confinement // sandbox.go
 	exec             []string     // exec.go
 	egress           egressConfig // egress.go
@@ -202,7 +204,7 @@ func New(opts ...Option) (*Preset, error) {
 	if err := p.addExec(c.exec, c.egress.execHosts); err != nil { // exec.go
 		return nil, err
 	}
-	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace); err != nil { // last: every other tool is known by now
+	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace, c.trust); err != nil { // last: every other tool is known by now
 		return nil, err
 	}
 	if err := p.checkSelection(); err != nil {

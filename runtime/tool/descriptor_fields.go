@@ -11,7 +11,7 @@ import (
 )
 
 // topFields are the fields of a descriptor object.
-var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "examples"}
+var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "title", "destructive", "examples"}
 
 // argFields are the fields of a slot object.
 var argFields = []string{"type", "description", "required", "default", "enum", "pattern"}
@@ -104,6 +104,13 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 		s.Writes, err = d.boolean(key)
 	case "network":
 		s.Network, s.Hosts, err = d.network(key)
+	case "title":
+		s.Title, err = d.str(key)
+	case "destructive":
+		var b bool
+		if b, err = d.boolean(key); err == nil {
+			s.Destructive = &b
+		}
 	case "arguments":
 		err = d.object(key, "arguments", func(name string, off int64) error {
 			a, err := d.arg(name, off)

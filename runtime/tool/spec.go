@@ -53,6 +53,15 @@ type Spec struct {
 	// localhost:8080). It excludes Network (613 when both are set). The
 	// zero value means none.
 	Hosts []string
+	// Title is a short human-readable name for the tool, for user interfaces
+	// (MCP's tool title); "" for none. It never reaches the command.
+	Title string
+	// Destructive says whether a tool that writes may delete or overwrite
+	// what is already there (true) or only adds (false). Nil means not
+	// declared: a tool that writes is then taken to be destructive (MCP's
+	// default). It may be set only together with Writes. It is a hint for
+	// clients (MCP's destructiveHint); confinement does not enforce it.
+	Destructive *bool
 	// Examples are calls with their expected outcome, checked by toolgen check
 	// and compiled into tests by toolgen generate. Optional.
 	Examples []Example
