@@ -1,4 +1,4 @@
-package validate
+package programs
 
 import (
 	"errors"
@@ -213,6 +213,10 @@ var indexes struct {
 	m map[indexKey]*dirIndex
 }
 
+// maxSymlinks bounds the symlinks followed while resolving one program's
+// path, as the Linux kernel does (MAXSYMLINKS).
+const maxSymlinks = 40
+
 // programDirs is systemDirs with symlinks resolved and duplicates dropped
 // (/bin is /usr/bin on a merged-/usr system), worked out once.
 var programDirs = sync.OnceValue(func() []string {
@@ -265,7 +269,7 @@ const systemRecheck = time.Second
 // index returns the index of dir for d, building it when the directory
 // changed since it was last built.
 func (d DenyList) index(dir string, system bool) *dirIndex {
-	cacheKey := indexKey{d.key, dir}
+	cacheKey := indexKey{d.Key(), dir}
 	now := time.Now()
 	indexes.Lock()
 	idx := indexes.m[cacheKey]
