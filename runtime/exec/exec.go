@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -89,6 +90,9 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 	// The least access: read only, no network, enforced by the kernel's
 	// confinement (kernel.WithConfinement).
 	k = k.WithAccess(kernel.Access{})
+	if k.Programs() == nil { // a bare kernel.New: force each program's configuration safe all the same
+		k = k.WithPrograms(programs.Hook{})
+	}
 	t := &Tool{kernel: k, deny: c.deny, outsidePaths: c.outsidePaths}
 	if err := t.grant(allow); err != nil {
 		return nil, err

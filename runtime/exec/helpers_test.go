@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -88,7 +89,7 @@ func newStubEnv(t testing.TB) *stubEnv {
 	if err := os.Symlink(".git", filepath.Join(e.ws, "gl")); err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.New(e.ws, kernel.WithPath(e.bin))
+	k, err := kernel.New(e.ws, kernel.WithPath(e.bin), kernel.WithPrograms(programs.Hook{}))
 	if err != nil {
 		t.Fatal(err)
 	}

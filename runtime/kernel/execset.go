@@ -63,13 +63,13 @@ func readInterp(f *os.File) interpInfo {
 	return interpInfo{}
 }
 
-// execSet is ExecSet.
-func execSet(path string) []string {
+// execSet is ExecSet for one program.
+func (k *Kernel) execSet(path string) []string {
 	set := []string{path}
 	if in := loadInterp(path); in.elf != "" {
 		set = append(set, in.elf)
 	}
-	for _, d := range programExecDirs(path) {
+	for _, d := range k.programExecDirs(path) {
 		if !slices.Contains(set, d) {
 			set = append(set, d)
 		}

@@ -1,0 +1,36 @@
+package programs
+
+// Editors, for when the deny list is narrowed to allow them: vi and its
+// family, emacs.
+
+// vi, vim, nvim, ex: VIMINIT and EXINIT replace the startup files (and set
+// noexrc, nomodeline).
+var _ = register(&Program{
+	Names: []string{"vi", "vim*", "nvim", "view", "ex", "rview", "rvim", "gvim*", "evim", "vimdiff"},
+	Grammar: Grammar{
+		ArgShort: "cSsuUwWTtqir", NoArgShort: "AbCdDeEFhHlLmMnNoOpRvVxyZ",
+		ArgLong: []string{"cmd", "remote", "remote-send", "remote-expr", "remote-tab", "remote-wait", "servername", "startuptime", "listen", "server"},
+	},
+	Rows: []Row{
+		{Short: "c", Long: []string{"cmd"}, Words: []string{"+*"}, Why: "it runs editor commands at startup, and :!cmd runs shell commands"},
+		{Short: "S", Why: "it sources a script of editor commands"},
+		{Short: "s", Why: "it reads Normal-mode commands from a script file"},
+		{Short: "uU", Why: "it loads another vimrc, which can run commands"},
+		{Short: "wW", Why: "it writes every typed key to a file"},
+		{Short: "l", Why: "nvim -l runs a Lua script"},
+		{Long: []string{"remote*", "servername", "listen", "server"}, Why: "it sends commands to, or serves, another editor process"},
+	},
+	Env: func(Run) []string {
+		return []string{"VIMINIT=set noexrc secure nomodeline", "EXINIT=set noexrc secure nomodeline"}
+	},
+})
+
+// Emacs takes unambiguous prefixes of its long options (--ev).
+var _ = register(&Program{
+	Names:   []string{"emacs*"},
+	Grammar: Grammar{Abbrev: true, ArgShort: "lfL", ArgLong: []string{"eval", "load", "funcall", "script", "execute", "directory"}},
+	Rows: []Row{
+		{Short: "lf", Long: []string{"eval", "load", "funcall", "script", "execute"}, Words: []string{"-eval", "-load", "-funcall", "-script", "-execute", "-x"},
+			Why: "it evaluates Emacs Lisp, which can run programs"},
+	},
+})
