@@ -322,13 +322,7 @@ func gitLocation(args []string) []string {
 // (before the subcommand) that, written alone, take the next word as their
 // value: -C, -c, --git-dir, --work-tree, --namespace, --config-env,
 // --super-prefix, --attr-source.
-func GitOptionTakesValue(opt string) bool {
-	switch opt {
-	case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source":
-		return true
-	}
-	return false
-}
+func GitOptionTakesValue(opt string) bool { return gitGrammar.TakesValue(opt) }
 
 // execPaths caches git --exec-path per binary path.
 var execPaths sync.Map // string → string

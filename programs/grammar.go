@@ -1,5 +1,10 @@
 package programs
 
+import (
+	"slices"
+	"strings"
+)
+
 // Style says how a program reads its options.
 type Style int
 
@@ -46,11 +51,23 @@ type Grammar struct {
 	// ones listed.
 	Subcommands bool
 	// SubArgShort are the option letters that take a value after any
-	// subcommand (git: -e, -n, -m …).
+	// subcommand (git: -e, -n, -m …), as the template check reads them. The
+	// ExecTool, which takes the reading that refuses more, reads a letter
+	// after a subcommand as taking a value only where SubArgs lists it (git
+	// clone -pu PROG is refused as -p -u PROG).
 	SubArgShort string
 	// SubArgs are, per subcommand, the options that take a value ("git
 	// config --file --get a b" sets a in the file "--get").
 	SubArgs map[string]SubArgs
+}
+
+// TakesValue reports whether opt, written alone ("-C", "--git-dir"), is an
+// option of g's top level that takes the next word as its value.
+func (g Grammar) TakesValue(opt string) bool {
+	if l, ok := strings.CutPrefix(opt, "--"); ok {
+		return slices.Contains(g.ArgLong, l)
+	}
+	return len(opt) == 2 && opt[0] == '-' && strings.IndexByte(g.ArgShort, opt[1]) >= 0
 }
 
 // SubArgs lists a subcommand's options that take a value.

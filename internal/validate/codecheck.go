@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -267,7 +268,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 		for _, a := range free {
 			errs = append(errs, tool.SpecErrorf("arguments."+a.Name, "slot %q: %sit is (part of) %s, and %s; the model must not choose code: "+
 				"write the script out in the template, give the slot an enum of the allowed scripts, or a pattern that admits no "+
-				"letter (^[0-9]+(,[0-9]+)?$ for a line range)", a.Name, note, where, whySedScript))
+				"letter (^[0-9]+(,[0-9]+)?$ for a line range)", a.Name, note, where, programs.WhySedScript))
 		}
 		return errs
 	}
@@ -313,7 +314,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 				}
 			}
 		}
-		if reason := SedScript(script.String()); reason != "" {
+		if reason := programs.SedScript(script.String()); reason != "" {
 			if len(enums) == 0 {
 				return []*tool.Error{tool.SpecErrorf("command", "%s%s %q is refused: %s; a script in the template must be "+
 					"safe too, since the files it reads are the workspace's", note, where, script.String(), reason)}

@@ -464,7 +464,7 @@ func (p *codeProgram) isCodeLong(opt string) bool {
 // next word as its value.
 func (st *progState) takesLong(opt string, exactOnly bool) bool {
 	if st.p.Git && !st.subDone {
-		return GitOptionTakesValue("--" + opt)
+		return st.p.top.TakesValue("--" + opt)
 	}
 	for _, l := range st.p.ArgLong {
 		if opt == l || !exactOnly && opt != "" && strings.HasPrefix(l, opt) {
@@ -549,7 +549,7 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 // takesShort reports whether option letter c takes a value.
 func (st *progState) takesShort(c byte) bool {
 	if st.p.Git && !st.subDone {
-		return GitOptionTakesValue("-" + string(c))
+		return st.p.top.TakesValue("-" + string(c))
 	}
 	return strings.IndexByte(st.p.ArgShort, c) >= 0
 }
