@@ -23,8 +23,12 @@ var _ = register(&Program{
 	Names: []string{"split", "gsplit"},
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "abClnt",
+		// --numeric-suffixes[=FROM] and --hex-suffixes[=FROM] take a value
+		// only attached: written alone, the next word is read as an option
+		// (split --numeric-suffixes --filter=CMD runs CMD).
 		ArgLong: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix",
-			"filter", "numeric-suffixes", "hex-suffixes"},
+			"filter"},
+		Long: []string{"numeric-suffixes", "hex-suffixes"},
 	},
 	Code: []CodeOption{
 		{Long: []string{"filter"}, Kind: CodeRuns, Why: "is a shell command split runs for every output file",
@@ -77,11 +81,13 @@ var _ = register(&Program{
 	Names: []string{"diff", "gdiff"},
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "CDFILSUWxX",
-		ArgLong: []string{"context", "unified", "ifdef", "show-function-line", "ignore-matching-lines", "label",
+		// --context[=NUM], --unified[=NUM] and --color[=WHEN] take a value
+		// only attached (Long): written alone, the next word is an operand.
+		ArgLong: []string{"ifdef", "show-function-line", "ignore-matching-lines", "label",
 			"starting-file", "width", "exclude", "exclude-from", "from-file", "to-file", "line-format",
 			"old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format",
-			"changed-group-format", "unchanged-group-format", "horizon-lines", "tabsize", "color", "palette"},
-		Long: []string{"recursive", "no-dereference", "brief", "report-identical-files"},
+			"changed-group-format", "unchanged-group-format", "horizon-lines", "tabsize", "palette"},
+		Long: []string{"recursive", "no-dereference", "brief", "report-identical-files", "context", "unified", "color"},
 	},
 })
 
@@ -107,8 +113,10 @@ var _ = register(&Program{
 	Names: []string{"du", "gdu"},
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "BdtX",
-		ArgLong: []string{"files0-from", "block-size", "max-depth", "threshold", "time", "time-style", "exclude",
+		// --time[=WORD] takes a value only attached.
+		ArgLong: []string{"files0-from", "block-size", "max-depth", "threshold", "time-style", "exclude",
 			"exclude-from"},
+		Long: []string{"time", "dereference"},
 	},
 	Rows: []Row{
 		{Long: []string{"files0-from"}, Why: whyNameList},

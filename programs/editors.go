@@ -8,7 +8,10 @@ package programs
 var _ = register(&Program{
 	Names: []string{"vi", "vim*", "nvim", "view", "ex", "rview", "rvim", "gvim*", "evim", "vimdiff"},
 	Grammar: Grammar{
-		ArgShort: "cSsuUwWTtqir", NoArgShort: "AbCdDeEFhHlLmMnNoOpRvVxyZ",
+		// -S, -q and -r take an optional value, which vim reads only when
+		// the next word is not an option: read as attached-only, the next
+		// word is still checked.
+		ArgShort: "csuUwWTti", OptShort: "Sqr", NoArgShort: "AbCdDeEFhHlLmMnNoOpRvVxyZ",
 		ArgLong: []string{"cmd", "remote", "remote-send", "remote-expr", "remote-tab", "remote-wait", "servername", "startuptime", "listen", "server"},
 	},
 	Rows: []Row{

@@ -9,9 +9,12 @@ package programs
 var _ = register(&Program{
 	Names: []string{"man"},
 	Grammar: Grammar{
-		Abbrev: true, ArgShort: "CPHXpTMmSsLeERKr",
-		ArgLong: []string{"config-file", "pager", "html", "gxditview", "preprocessor", "troff-device", "manpath",
+		// man-db's: -H, -T and -X (and their long forms) take a value
+		// only attached; -K (--global-apropos) takes none.
+		Abbrev: true, ArgShort: "CPpMmSsLeERr", OptShort: "HTX", NoArgShort: "K",
+		ArgLong: []string{"config-file", "pager", "preprocessor", "manpath",
 			"systems", "sections", "locale", "extension", "encoding", "recode", "prompt"},
+		Long: []string{"html", "gxditview", "troff-device", "global-apropos"},
 	},
 	Code: []CodeOption{
 		{Short: "P", Long: []string{"pager"}, Kind: CodeRuns, Why: "names the pager program man runs",

@@ -20,8 +20,10 @@ var sshRows = []Row{
 }
 
 var _ = register(&Program{
-	Names:   []string{"ssh", "slogin"},
-	Grammar: Grammar{ArgShort: "BbcDEeFIiJLlmOoPpQRSWw"},
+	Names: []string{"ssh", "slogin"},
+	// -P tag is OpenSSH 9.4's; read as taking no value, an older ssh's
+	// next option (-o ProxyCommand=…) is still found.
+	Grammar: Grammar{ArgShort: "BbcDEeFIiJLlmOopQRSWw"},
 	Commands: []CodeOperands{
 		{Skip: 1, What: "the remote command of ssh (the operands after the host)", Why: "the remote host's shell runs"},
 	},
@@ -33,24 +35,36 @@ var _ = register(&Program{
 	Rows: sshRows,
 })
 
+// scp and sftp share their code options but not their letters: scp's -B,
+// -R and -s take no value, sftp's do.
+var scpCode = []CodeOption{
+	{Short: "o", Kind: CodeRuns, Why: whySSHOption,
+		ExecWhy: "it sets ssh options, some of which run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
+	// The ExecTool's sshRows refuse -S and -D with their own reasons.
+	{Short: "S", Kind: CodeRuns, Why: "names the program used for the connection (ssh by default)"},
+	{Short: "D", Kind: CodeRuns, Why: "names the sftp server program to run directly (sftp -D)"},
+	{Short: "F", Kind: CodeScriptFile, Why: whySSHConfig, ExecWhy: "it reads an ssh configuration file, which can run local programs"},
+}
+
 var _ = register(&Program{
-	Names:   []string{"scp", "sftp"},
-	Grammar: Grammar{ArgShort: "BbcDFiJloPRSXs"},
-	Code: []CodeOption{
-		{Short: "o", Kind: CodeRuns, Why: whySSHOption,
-			ExecWhy: "it sets ssh options, some of which run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
-		// The ExecTool's sshRows refuse -S and -D with their own reasons.
-		{Short: "S", Kind: CodeRuns, Why: "names the program used for the connection (ssh by default)"},
-		{Short: "D", Kind: CodeRuns, Why: "names the sftp server program to run directly (sftp -D)"},
-		{Short: "F", Kind: CodeScriptFile, Why: whySSHConfig, ExecWhy: "it reads an ssh configuration file, which can run local programs"},
-	},
-	Rows: sshRows,
+	Names:   []string{"scp"},
+	Grammar: Grammar{ArgShort: "cDFiJloPSX"},
+	Code:    scpCode,
+	Rows:    sshRows,
+})
+
+var _ = register(&Program{
+	Names:   []string{"sftp"},
+	Grammar: Grammar{ArgShort: "BbcDFiJloPRSsX"},
+	Code:    scpCode,
+	Rows:    sshRows,
 })
 
 // getopt letters of OpenSSH 9.2's ssh-keygen that take a value.
 var _ = register(&Program{
-	Names:   []string{"ssh-keygen"},
-	Grammar: Grammar{ArgShort: "abCDEFfGIJjKMmNnOPrSsTtVwYZz"},
+	Names: []string{"ssh-keygen"},
+	// -K (download resident keys) takes none.
+	Grammar: Grammar{ArgShort: "abCDEFfGIJjMmNnOPrSsTtVwYZz"},
 	Rows: []Row{
 		{Short: "D", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh-keygen"},
 	},
