@@ -97,8 +97,8 @@ var lookups struct {
 const maxLookups = 256
 
 // Lookup returns the program a binary is (a bare name or a path, matched
-// like a deny-list entry: "/usr/bin/sed4.9" is sed), or nil when toolgen
-// knows nothing of it.
+// like a deny-list entry: "/usr/bin/sed4.9" is sed, and a name a program
+// lists exactly wins), or nil when toolgen knows nothing of it.
 func Lookup(binary string) *Program {
 	lookups.Lock()
 	p, ok := lookups.m[binary]
@@ -107,11 +107,23 @@ func Lookup(binary string) *Program {
 		return p
 	}
 	prepare()
+	// A name a program lists beats one matched as another's version
+	// ("diff3" is diff3's, though the entry "diff" matches it as diff
+	// version 3).
 	var found *Program
+	name := BinaryName(binary)
 	for _, p := range registry {
-		if _, ok := p.match.Match(binary); ok {
+		if slices.Contains(p.Names, name) {
 			found = p
 			break
+		}
+	}
+	for _, p := range registry {
+		if found != nil {
+			break
+		}
+		if _, ok := p.match.Match(binary); ok {
+			found = p
 		}
 	}
 	lookups.Lock()
@@ -121,13 +133,6 @@ func Lookup(binary string) *Program {
 	lookups.m[binary] = found
 	lookups.Unlock()
 	return found
-}
-
-// Is reports whether binary is one of p's names.
-func (p *Program) Is(binary string) bool {
-	prepare()
-	_, ok := p.match.Match(binary)
-	return ok
 }
 
 // Name returns the program's first name, the one messages use.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/programs"
 )
 
@@ -56,8 +55,7 @@ type binaryRules struct {
 	// (tar's host:file). It runs after the rows.
 	Check func(c *cmdline) *refusal
 
-	match validate.DenyList // Names, as a matcher
-	known []string          // Long, ArgLong and every refused long option
+	known []string // Long, ArgLong and every refused long option
 }
 
 // subArgs lists a subcommand's options that take a value.
@@ -153,17 +151,18 @@ func fromProgram(p *programs.Program) *binaryRules {
 	return r
 }
 
-// prepareTable derives each entry's matcher, subcommand lists and known
-// long options, once, on first use: a toolgen that grants no exec (most
-// calls) does not pay for it at start-up.
+// prepareTable derives each program's entry, its subcommand lists and
+// known long options, once, on first use: a toolgen that grants no exec
+// (most calls) does not pay for it at start-up.
 var prepareTable = sync.OnceFunc(func() {
+	byProgram = map[*programs.Program]*binaryRules{}
 	for _, p := range programs.All() {
 		if r := fromProgram(p); r != nil {
 			flagTable = append(flagTable, r)
+			byProgram[p] = r
 		}
 	}
 	for _, r := range flagTable {
-		r.match = validate.NewDenyList(r.Names...)
 		for i := range r.Rows {
 			r.Rows[i].subs = strings.Fields(r.Rows[i].Sub)
 		}
@@ -180,23 +179,12 @@ var prepareTable = sync.OnceFunc(func() {
 	}
 })
 
-// rulesCache maps a binary name to its entry (nil for none). Names come
-// from grants and the files they resolve to, so it stays small.
-var rulesCache sync.Map // string → *binaryRules
+// byProgram maps each program to its entry (made by prepareTable).
+var byProgram map[*programs.Program]*binaryRules
 
-// rulesFor returns the flag table's entry for a binary name, or nil.
+// rulesFor returns the entry of the program a binary name is
+// (programs.Lookup), or nil.
 func rulesFor(name string) *binaryRules {
 	prepareTable()
-	if r, ok := rulesCache.Load(name); ok {
-		return r.(*binaryRules)
-	}
-	var found *binaryRules
-	for _, r := range flagTable {
-		if _, ok := r.match.Match(name); ok {
-			found = r
-			break
-		}
-	}
-	rulesCache.Store(name, found)
-	return found
+	return byProgram[programs.Lookup(name)]
 }
