@@ -39,6 +39,12 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Network says what the call can reach over the network.
+	Network string
+	// Missing names each guarantee the call would not get, and why:
+	// strict refuses such a call, best-effort and off run it with a
+	// warning.
+	Missing []string
 	// WorkspaceExec says what keeps the call from running code from the
 	// workspace; "" when nothing confines the call.
 	WorkspaceExec string
@@ -62,7 +68,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
 		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(),
-		Limits:      k.Limits().String() + "; process cap: " + kernel.ProcessLimitEnforcement(),
+		Limits:      k.Limits().String(),
 		Descendants: kernel.DescendantControl(),
 	}
 	var a kernel.Access
@@ -93,8 +99,19 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Env = ka.ChildEnv(r.Argv)
 	}
 	r.Confinement, r.Exec = confinement(ka, path, also)
-	if r.Exec != nil {
-		r.WorkspaceExec = k.WorkspaceExecControl()
+	if path != "" {
+		// What the spawn path gives the call (a trial start, killed
+		// before the program runs, on the first use).
+		g := ka.Guarantees(path, also...)
+		r.Descendants = g.Descendants
+		if g.Processes != "" {
+			r.Limits += "; process cap: " + g.Processes
+		}
+		if r.Exec != nil {
+			r.WorkspaceExec = g.WorkspaceCode
+		}
+		r.Network = g.Network
+		r.Missing = g.Missing
 	}
 	return r
 }
@@ -200,6 +217,12 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
+	if r.Network != "" {
+		fmt.Fprintf(&b, "network:     %s\n", r.Network)
+	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)
 	}
 	if r.Exec != nil {
 		b.WriteString("execute:\n")

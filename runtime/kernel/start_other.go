@@ -87,3 +87,20 @@ func Prepare(...Option) {}
 // WorkspaceExecControl describes what keeps a confined call from running
 // code from the workspace: nothing outside Linux, where nothing confines.
 func (k *Kernel) WorkspaceExecControl() string { return "nothing outside Linux" }
+
+// egressActive is false outside Linux: there is no network namespace to
+// confine a command to its hosts (an unconfined command reaches every
+// host).
+func (k *Kernel) egressActive() bool { return false }
+
+// egressPort is unused outside Linux.
+const egressPort = 0
+
+// shimExec is empty outside Linux: there is no egress shim.
+func shimExec() []string { return nil }
+
+// networkNotice is empty outside Linux: there is no egress proxy.
+func (c *call) networkNotice() string { return "" }
+
+// egressEnforced is false outside Linux.
+func egressEnforced() bool { return false }
