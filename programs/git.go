@@ -386,6 +386,7 @@ func HelperDir(dir string) bool {
 var _ = register(&Program{
 	Names:   []string{"git"},
 	Grammar: gitGrammar,
+	SubWhy:  "some subcommands run programs or the commands they are given (difftool, filter-branch, submodule foreach, bisect run)",
 	Code: []CodeOption{
 		{Short: "c", Long: []string{"config-env"}, Kind: CodeRuns, Why: whyGitConfig,
 			ExecWhy: "it sets configuration for this run, and configuration can run programs (core.pager, core.sshCommand, core.fsmonitor, alias.x=!cmd)"},

@@ -28,8 +28,15 @@ type Program struct {
 	// Commands are the operands that are a command the program runs (git
 	// bisect run CMD…, ssh HOST CMD…).
 	Commands []CodeOperands
-	// Sed: the first operand is a sed script unless -e or -f gives one.
-	Sed bool
+	// Script, when set, says the program reads a script in a language of
+	// its own, which is code: the value of its CodeScript options, or its
+	// first operand when no CodeScript or CodeScriptFile option is given
+	// (sed).
+	Script *Script
+	// SubWhy, for a program with subcommands whose subcommand may be code,
+	// says why ("some subcommands run programs …"): a slot there is a 613
+	// unless an enum makes it safe.
+	SubWhy string
 
 	// Refuse, when set, makes the ExecTool refuse the program whatever its
 	// arguments, saying why (exec.New refuses to grant it: 613).

@@ -55,3 +55,25 @@ func nameOf(p *Program) string {
 	}
 	return p.Name()
 }
+
+// FuzzLookup: whatever the name, Lookup does not panic, a path looks up
+// to the program of its base name, and a program found has a name that
+// matches the binary as a deny-list entry would.
+func FuzzLookup(f *testing.F) {
+	for _, s := range []string{"git", "/usr/bin/git", "GIT.EXE", "sed4.9", "diff3", "diff", "python3.12", "vim.basic",
+		"x86_64-linux-gnu-nm", "nc.openbsd", "", "/", "..", "*", "gitk", "lua5.4", "pip3", "C:\\bin\\tar.exe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		p := Lookup(name)
+		if q := Lookup("/usr/bin/" + BinaryName(name)); BinaryName(name) != "" && q != p {
+			t.Fatalf("Lookup(%q) = %v, but Lookup of its base name = %v", name, nameOf(p), nameOf(q))
+		}
+		if p == nil {
+			return
+		}
+		if _, ok := NewDenyList(p.Names...).Match(name); !ok {
+			t.Fatalf("Lookup(%q) = %s, none of whose names %q matches it", name, p.Name(), p.Names)
+		}
+	})
+}
