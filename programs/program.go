@@ -44,6 +44,11 @@ type Program struct {
 	// Rows are the ExecTool's other refusals: options, words and
 	// subcommands it refuses beyond Code.
 	Rows []Row
+	// Check, when set, looks at what rows cannot express, after them:
+	// scripts given as operands (sed, awk), read-only forms (git config),
+	// operand syntax (tar's host:file). It returns the ExecTool's refusal,
+	// or nil.
+	Check func(c *Command) *Refusal
 
 	// Env returns the "KEY=VALUE" entries forced on the program's
 	// environment, after the kernel's own (so they win over WithEnv), which
@@ -64,7 +69,8 @@ type Program struct {
 	// read under confinement besides the kernel's system bundle.
 	Read []string
 
-	match DenyList // Names, as a matcher
+	match DenyList   // Names, as a matcher
+	exec  *execRules // the ExecTool's reading (execrules.go), made once
 }
 
 // registry holds every program, in the order the files registered them

@@ -66,12 +66,12 @@
 //
 // # Defence 4: flags
 //
-// Package programs knows, for about thirty binaries and families (one file
-// each or per family, data reviewed like code), how each reads its options
-// (the one grammar the template check reads too) and which options, words
-// and subcommands turn it into "run anything" or "write anywhere"; defence
-// 4 looks the granted binary up there (table.go derives its view) and adds
-// the checks rows cannot express (checks.go, sed.go, git.go):
+// Defence 4 is a lookup in package programs, which knows, for about thirty
+// binaries and families (one file each or per family, data reviewed like
+// code), how each reads its options (the one grammar the template check
+// reads too), which options, words and subcommands turn it into "run
+// anything" or "write anywhere", and what its Check finds that rows cannot
+// express; Program.ReadCommand reads the line and Command.Refusal says no:
 //
 //   - interpreters, when the deny list is narrowed to allow them: python -c,
 //     -m; node -e, -p, -r, --eval, --print, --require, --import, --inspect;

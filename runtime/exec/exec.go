@@ -133,7 +133,7 @@ func (t *Tool) checkGrant(name string) error {
 			"the toolgen CLI cannot lift that: only a Go program can, by narrowing the list explicitly "+
 			"(preset.WithDenyListNarrowed(%q))", name, entry, entry)
 	}
-	if r := rulesFor(name); r != nil && r.Refuse != "" {
+	if r := programs.Lookup(name); r != nil && r.Refuse != "" {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: defence 4 refuses it whatever its arguments: %s", name, r.Refuse)
 	}
 	path, err := t.kernel.LookPath(name)
@@ -150,7 +150,7 @@ func (t *Tool) checkGrant(name string) error {
 		}
 	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
-		if r := rulesFor(validate.BinaryName(real)); r != nil && r.Refuse != "" {
+		if r := programs.Lookup(validate.BinaryName(real)); r != nil && r.Refuse != "" {
 			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which defence 4 refuses whatever its arguments: %s",
 				name, real, r.Refuse)
 		}
