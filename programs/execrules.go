@@ -44,7 +44,7 @@ type execRules struct {
 	// SubArgs are the options that take a value, per subcommand, where a
 	// Check must know them ("git config --file --get a b" sets a in the
 	// file "--get").
-	SubArgs map[string]subArgs
+	SubArgs map[string]SubArgs
 
 	// Rows are the refused options, words and subcommands.
 	Rows []execRow
@@ -54,12 +54,6 @@ type execRules struct {
 	Check func(c *Command) *Refusal
 
 	known []string // Long, ArgLong and every refused long option
-}
-
-// subArgs lists a subcommand's options that take a value.
-type subArgs struct {
-	Short string
-	Long  []string
 }
 
 // execRow is one row of the flag table: spellings refused for one reason.
@@ -100,12 +94,7 @@ func fromProgram(p *Program) *execRules {
 	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
 		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check}
-	if len(g.SubArgs) > 0 {
-		r.SubArgs = map[string]subArgs{}
-		for sub, a := range g.SubArgs {
-			r.SubArgs[sub] = subArgs{Short: a.Short, Long: a.Long}
-		}
-	}
+	r.SubArgs = g.SubArgs // read only
 	for _, o := range p.Code {
 		if o.ExecWhy == "" {
 			continue
