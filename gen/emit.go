@@ -187,6 +187,8 @@ func argType(a tool.Arg) *jen.Statement {
 		return jen.Int64()
 	case tool.Number:
 		return jen.Float64()
+	case tool.Boolean:
+		return jen.Bool()
 	}
 	return jen.String()
 }
@@ -200,6 +202,10 @@ func argTypeConst(t tool.ArgType) *jen.Statement {
 		return jen.Qual(pkgTool, "Number")
 	case tool.Path:
 		return jen.Qual(pkgTool, "Path")
+	case tool.Text:
+		return jen.Qual(pkgTool, "Text")
+	case tool.Boolean:
+		return jen.Qual(pkgTool, "Boolean")
 	}
 	return jen.Qual(pkgTool, "String")
 }
@@ -224,6 +230,9 @@ func specLit(s tool.Spec) *jen.Statement {
 	}
 	if s.Network {
 		fields = append(fields, field("Network", jen.True()))
+	}
+	if s.OutputLimit != 0 {
+		fields = append(fields, field("OutputLimit", jen.Lit(s.OutputLimit)))
 	}
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
@@ -252,6 +261,9 @@ func argLit(a tool.Arg) jen.Code {
 	}
 	if a.Pattern != "" {
 		fields = append(fields, field("Pattern", str(a.Pattern)))
+	}
+	if a.Flag != "" {
+		fields = append(fields, field("Flag", str(a.Flag)))
 	}
 	return jen.Custom(multi, fields...)
 }

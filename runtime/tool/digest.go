@@ -11,7 +11,8 @@ import (
 // writes it) of s with its fields in a fixed order: name, description,
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
-// there is none — and pattern), writes, network. Examples are left out: they
+// there is none — pattern, and flag when there is one), writes, network, and
+// output_limit when it is set. Examples are left out: they
 // document a tool without changing what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
@@ -27,6 +28,7 @@ func Digest(s Spec) string {
 		Arguments:   make([]canonicalArg, len(s.Args)),
 		Writes:      s.Writes,
 		Network:     s.Network,
+		OutputLimit: s.OutputLimit,
 	}
 	for i, a := range s.Args {
 		ca := canonicalArg{
@@ -36,6 +38,7 @@ func Digest(s Spec) string {
 			Required:    a.Required,
 			Enum:        append([]string{}, a.Enum...), // nil and empty are the same: no enum
 			Pattern:     a.Pattern,
+			Flag:        a.Flag,
 		}
 		if a.HasDefault {
 			ca.Default = &a.Default
@@ -59,6 +62,9 @@ type canonicalSpec struct {
 	Arguments   []canonicalArg `json:"arguments"`
 	Writes      bool           `json:"writes"`
 	Network     bool           `json:"network"`
+	// OutputLimit is left out when zero, so that Specs without one keep
+	// the digests they had before the field existed.
+	OutputLimit int `json:"output_limit,omitempty"`
 }
 
 type canonicalArg struct {
@@ -69,4 +75,5 @@ type canonicalArg struct {
 	Default     *string  `json:"default"` // null when the slot has no default
 	Enum        []string `json:"enum"`
 	Pattern     string   `json:"pattern"`
+	Flag        string   `json:"flag,omitempty"` // left out when empty, as OutputLimit
 }
