@@ -97,8 +97,8 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	if err != nil {
 		return reportGenerate(env, f.format, err)
 	}
-	if n == 0 {
-		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools%s\n", tool.DescriptorExt, f.dir, misnamed(f.dir))
+	if n == 0 { // generateFiles refuses it; kept for the reader
+		return reportGenerate(env, f.format, noDescriptors(f.dir))
 	}
 	if f.check {
 		return checkFiles(env, f.format, files)
@@ -110,6 +110,16 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// noDescriptors is the 613 for a descriptor directory without
+// descriptors: there is nothing to generate, and a package without tools is
+// more likely a wrong --tools or misnamed files than what was meant.
+func noDescriptors(dir string) error {
+	e := tool.SpecErrorf("", "no *%s files here: nothing to generate (check --tools; to drop the generated tools, delete the generated files)%s",
+		tool.DescriptorExt, misnamed(dir))
+	e.File = dir
+	return e
 }
 
 // outFile is one file generate owns: what is on disk and what should be.
@@ -126,6 +136,9 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	descs, err := gen.ReadDir(f.dir)
 	if err != nil {
 		return nil, 0, err
+	}
+	if len(descs) == 0 {
+		return nil, 0, noDescriptors(f.dir)
 	}
 	outDir, outBase := filepath.Dir(f.out), filepath.Base(f.out)
 	testBase := strings.TrimSuffix(outBase, ".go") + "_test.go"
