@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/gen"
@@ -340,7 +339,7 @@ func (o *outFile) apply() error {
 	}
 	// renameio: a temporary file beside o.path, synced, renamed over it;
 	// an existing file keeps its mode, a new one gets 0644 less the umask.
-	return renameio.WriteFile(o.path, o.new, 0o644, renameio.WithExistingPermissions())
+	return writeAtomic(o.path, o.new) // atomic_unix.go, atomic_windows.go
 }
 
 // staleError is generate -check's finding that the generated file is not

@@ -90,7 +90,7 @@ func (l *Log) init() {
 }
 
 func openAppend(path string, excl bool) (*os.File, int64, error) {
-	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE | noFollowFlags // sys_unix.go, sys_other.go
 	if excl {
 		flags |= os.O_EXCL
 	}
@@ -113,9 +113,9 @@ func openAppend(path string, excl bool) (*os.File, int64, error) {
 	// A hard link is another name of some other file (a shell's rc file,
 	// say): the log would append the model's arguments to it, as a
 	// symbolic link would.
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+	if n, ok := linkCount(st); ok && n > 1 {
 		f.Close()
-		return nil, 0, fmt.Errorf("audit: %s has %d hard links, so it is also another file; give the log a file of its own", path, sys.Nlink)
+		return nil, 0, fmt.Errorf("audit: %s has %d hard links, so it is also another file; give the log a file of its own", path, n)
 	}
 	return f, st.Size(), nil
 }

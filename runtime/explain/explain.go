@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
 		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
-		Limits:      k.Limits().String() + "; process cap: " + kernel.ProcessLimitEnforcement(),
+		Limits:      limitsText(runtime.GOOS, k.Limits().String(), kernel.ProcessLimitEnforcement()),
 		Descendants: kernel.DescendantControl(),
 	}
 	var a kernel.Access
@@ -132,6 +133,16 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 	argv[0] = resolved
 	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), r.OutputLimit)
 	r.Argv = argv
+}
+
+// limitsText is the limits line: the caps and what enforces the process
+// cap; off Linux the kernel sets no resource limit at all (no rlimits, no
+// cgroups), and the line says so rather than list caps that do not hold.
+func limitsText(goos, limits, processCap string) string {
+	if goos != "linux" {
+		return limits + ", none of them enforced: the kernel sets resource limits on Linux only, this is " + goos
+	}
+	return limits + "; process cap: " + processCap
 }
 
 // booleanFlags lists a Spec's boolean slots and their flags ("{ignore_case}
