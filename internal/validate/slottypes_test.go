@@ -163,7 +163,9 @@ func TestSlotTypeSpecsValid(t *testing.T) {
 		{"required boolean", func(s *tool.Spec) { s.Args[0].Required = true }},
 		{"default true", func(s *tool.Spec) { s.Args[0].Default, s.Args[0].HasDefault = "true", true }},
 		{"text enum with spaces", func(s *tool.Spec) { s.Args[1].Enum = []string{"func main", "type T"} }},
-		{"text default", func(s *tool.Spec) { s.Args[1].Required, s.Args[1].Default, s.Args[1].HasDefault = false, "func main", true }},
+		{"text default", func(s *tool.Spec) {
+			s.Args[1].Required, s.Args[1].Default, s.Args[1].HasDefault = false, "func main", true
+		}},
 		{"text as an option's value", func(s *tool.Spec) { s.Command = "grep -rn {ignore_case} --regexp={phrase} ." }},
 		{"text in git commit -m", func(s *tool.Spec) { s.Command = "git commit {ignore_case} -m {phrase}"; s.Args[0].Flag = "--amend" }},
 		{"output limit", func(s *tool.Spec) { s.OutputLimit = 1 }},
