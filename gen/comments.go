@@ -88,6 +88,9 @@ func toolDoc(t *genTool) []string {
 	if t.spec.Network {
 		p = append(p, "It declares that it needs network access.")
 	}
+	if len(t.spec.Hosts) > 0 {
+		p = append(p, fmt.Sprintf("It reaches only these hosts, through toolgen's egress proxy: %s.", strings.Join(t.spec.Hosts, ", ")))
+	}
 	if t.spec.OutputLimit != 0 {
 		p = append(p, fmt.Sprintf("The model sees at most %d bytes of its output.", t.spec.OutputLimit))
 	}

@@ -17,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"attack":  attackMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
 		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {
@@ -46,6 +47,11 @@ func TestScript(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"attacktools":    attackTools,
+			"gone":           goneOrFail,
+			"listen":         listen,
+			"listenudp":      listenUDP,
+			"listenabstract": listenAbstract,
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -227,7 +228,7 @@ func FuzzPath(f *testing.F) {
 		if !opened {
 			return // nothing there (yet), or no way to ask: the structural oracle and the walk decide
 		}
-		if !within(landed, root) {
+		if !within.Clean(root, landed) {
 			t.Fatalf("Path(%q) = %q: the kernel opens %s, outside %s", v, got, landed, root)
 		}
 		if walked, err2 := resolve(root, got); err2 != nil || walked != landed {

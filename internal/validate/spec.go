@@ -90,6 +90,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		errs = append(errs, checkWords(s, t)...)
 		errs = append(errs, checkCodeSlots(s, t, o.deny)...)
 	}
+	errs = append(errs, checkNetwork(s)...) // network.go
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

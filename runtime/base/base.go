@@ -33,7 +33,7 @@ type slot struct {
 // DefaultDenyList; pass WithDenyList to change it), checks where its binary
 // resolves on k (not inside the workspace, not a denied program under
 // another name) and returns the tool running on k, granted exactly the
-// access the Spec declares (Writes, Network: see kernel.Access), which k's
+// access the Spec declares (Writes, Network, Hosts: see kernel.Access), which k's
 // confinement enforces (unless it is off). An invalid spec is a 613
 // *tool.Error (an errors.Join of
 // them when there are several).
@@ -60,7 +60,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
+	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
@@ -146,5 +146,6 @@ func cloneSpec(s tool.Spec) tool.Spec {
 		s.Args[i].Enum = slices.Clone(s.Args[i].Enum)
 	}
 	s.Examples = slices.Clone(s.Examples)
+	s.Hosts = slices.Clone(s.Hosts)
 	return s
 }

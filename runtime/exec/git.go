@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
@@ -154,9 +155,9 @@ func inGitDir(ws, v string) bool {
 		return false // absolute paths are defence 5's
 	}
 	p := filepath.Join(ws, v)
-	for _, q := range []string{p, resolvePrefix(p)} {
+	for _, q := range []string{p, within.Resolve(p)} {
 		rel, err := filepath.Rel(ws, q)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		if err != nil || !filepath.IsLocal(rel) {
 			continue // outside: defence 5's
 		}
 		if slices.Contains(strings.Split(rel, "/"), ".git") {
@@ -164,23 +165,6 @@ func inGitDir(ws, v string) bool {
 		}
 	}
 	return false
-}
-
-// resolvePrefix resolves the symlinks of the longest existing prefix of the
-// clean absolute path p and appends the rest.
-func resolvePrefix(p string) string {
-	rest := ""
-	for q := p; ; {
-		if real, err := filepath.EvalSymlinks(q); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(q)
-		if parent == q {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(q), rest)
-		q = parent
-	}
 }
 
 // subOperands returns the operands after the subcommand.

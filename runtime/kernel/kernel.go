@@ -35,9 +35,10 @@ type Kernel struct {
 	env       []string // without the per-program entries (programEnv)
 	home      string   // the children's HOME: empty, private, never the workspace
 	mode      sandbox.Mode
-	read      []string // WithReadable
-	limits    Limits   // limits.go
-	access    Access   // confine.go; set by WithAccess
+	read      []string   // WithReadable
+	limits    Limits     // limits.go
+	access    Access     // confine.go; set by WithAccess
+	egress    EgressFunc // egress.go; set by WithEgress
 }
 
 // config collects what the options set; New validates it.
@@ -49,6 +50,7 @@ type config struct {
 	mode    sandbox.Mode
 	read    []string
 	limits  Limits
+	egress  EgressFunc // egress.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -141,6 +143,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		mode:      c.mode,
 		read:      read,
 		limits:    c.limits,
+		egress:    c.egress,
 	}, nil
 }
 

@@ -11,8 +11,10 @@ import (
 // writes it) of s with its fields in a fixed order: name, description,
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
-// there is none — pattern, and flag when there is one), writes, network, and
-// output_limit when it is set. Examples are left out: they
+// there is none — pattern, and flag when there is one), writes, network,
+// then hosts (in order) when there are any, and output_limit when it is set:
+// a Spec without hosts, flags or an output limit keeps the digest it had
+// before those existed. Examples are left out: they
 // document a tool without changing what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
@@ -28,6 +30,7 @@ func Digest(s Spec) string {
 		Arguments:   make([]canonicalArg, len(s.Args)),
 		Writes:      s.Writes,
 		Network:     s.Network,
+		Hosts:       s.Hosts,
 		OutputLimit: s.OutputLimit,
 	}
 	for i, a := range s.Args {
@@ -62,6 +65,7 @@ type canonicalSpec struct {
 	Arguments   []canonicalArg `json:"arguments"`
 	Writes      bool           `json:"writes"`
 	Network     bool           `json:"network"`
+	Hosts       []string       `json:"hosts,omitempty"`
 	// OutputLimit is left out when zero, so that Specs without one keep
 	// the digests they had before the field existed.
 	OutputLimit int `json:"output_limit,omitempty"`
