@@ -48,7 +48,7 @@ func TestReadDirHostileFiles(t *testing.T) {
 			require.NoError(t, os.Symlink(rel, p))
 		}, "a symlinked descriptor must stay inside the directory"},
 		"directory": {func(t *testing.T, p string) { require.NoError(t, os.Mkdir(p, 0o755)) }, "not a regular file"},
-		"dangling": {func(t *testing.T, p string) { require.NoError(t, os.Symlink("nowhere.json", p)) }, "a file that does not exist"},
+		"dangling":  {func(t *testing.T, p string) { require.NoError(t, os.Symlink("nowhere.json", p)) }, "a file that does not exist"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
