@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,15 +21,40 @@ const maxFlagSlots = 6
 // hold spaces, and there the program runs the word or splits it into
 // arguments.
 func checkCodeSlots(s *tool.Spec, t *Template, deny DenyList) []error {
+	checked, texts := asStrings(s)
+	var out []error
+	seen := map[string]bool{}
+	for _, r := range readings(t, s) {
+		for _, err := range checkCode(checked, r.t, deny) {
+			var e *tool.Error
+			if !errors.As(err, &e) || seen[e.Msg] {
+				continue
+			}
+			seen[e.Msg] = true
+			out = append(out, reword(e, texts, r.on))
+		}
+	}
+	return out
+}
+
+// reading is t as a call can shape it by its boolean slots: the ones in on
+// set true (their words replaced by their flags), the others left out
+// (their words dropped).
+type reading struct {
+	t  *Template
+	on []tool.Arg
+}
+
+// readings lists the readings of t that the boolean slots of s make (see
+// flagSets). None is empty: the binary is never a slot.
+func readings(t *Template, s *tool.Spec) []reading {
 	var bools []tool.Arg
 	for _, name := range t.Slots() {
 		if a, ok := s.Arg(name); ok && a.Type == tool.Boolean {
 			bools = append(bools, a)
 		}
 	}
-	checked, texts := asStrings(s)
-	var out []error
-	seen := map[string]bool{}
+	var out []reading
 	for _, on := range flagSets(bools) {
 		tv := t
 		var off []string
@@ -42,17 +68,7 @@ func checkCodeSlots(s *tool.Spec, t *Template, deny DenyList) []error {
 		if len(off) > 0 {
 			tv = without(tv, off)
 		}
-		if len(tv.Words) == 0 {
-			continue
-		}
-		for _, err := range checkCode(checked, tv, deny) {
-			var e *tool.Error
-			if !errors.As(err, &e) || seen[e.Msg] {
-				continue
-			}
-			seen[e.Msg] = true
-			out = append(out, reword(e, texts, on))
-		}
+		out = append(out, reading{tv, on})
 	}
 	return out
 }
@@ -129,4 +145,20 @@ func containsArg(list []tool.Arg, name string) bool {
 		}
 	}
 	return false
+}
+
+// RunsOf returns the programs t's program runs as t writes them out (see
+// Template.Runs), in every reading the boolean slots of s make: a flag
+// such as find's -exec may make the program run one only when it is set.
+// Each was checked by Spec like the template's binary.
+func RunsOf(t *Template, s *tool.Spec) []string {
+	var out []string
+	for _, r := range readings(t, s) {
+		for _, p := range r.t.Runs() {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -274,3 +274,27 @@ func TestBooleanReadings(t *testing.T) {
 		t.Fatalf("eight booleans and an enum program: %v", err)
 	}
 }
+
+// TestRunsOfBooleanReadings: a program that only a set flag makes the
+// template's program run (find's -exec as a boolean's flag) is among the
+// programs the template runs, so that a confined call may execute it.
+func TestRunsOfBooleanReadings(t *testing.T) {
+	s := tool.Spec{Name: "t", Description: "d", Command: "find src -name {name} {grep} grep -l x {} +", Args: []tool.Arg{
+		{Name: "name", Type: tool.String, Description: "n", Required: true},
+		{Name: "grep", Type: tool.Boolean, Description: "g", Flag: "-exec"},
+	}}
+	tmpl, err := Spec(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tmpl.Runs(); len(got) != 0 {
+		t.Fatalf("the template as written runs %v", got)
+	}
+	if got := RunsOf(tmpl, &s); len(got) != 1 || got[0] != "grep" {
+		t.Fatalf("RunsOf = %v, want [grep]", got)
+	}
+	s.Command = "find src -name {name} {grep} sh -c x {} +"
+	if _, err := Spec(&s); err == nil || !strings.Contains(err.Error(), `find's -exec runs "sh", which is on the deny list`) {
+		t.Fatalf("a denied program behind a flag: %v", err)
+	}
+}

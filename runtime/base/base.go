@@ -54,7 +54,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	}
 	// The same for each program the template runs (find . -exec grep …):
 	// confined, it joins the execute set (kernel.RunAlso).
-	also := t.Runs()
+	also := validate.RunsOf(t, &spec) // with each set of boolean flags written in
 	for _, p := range also {
 		if err := validate.CheckBinary(p, k.Workspace(), k.LookPath, vopts...); err != nil {
 			return nil, err

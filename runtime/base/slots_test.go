@@ -11,6 +11,7 @@ import (
 
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -137,4 +138,28 @@ func TestSpecOutputLimit(t *testing.T) {
 	}
 	_, err := kernel.New(t.TempDir(), kernel.WithOutputLimit(kernel.MaxOutputLimit+1))
 	assert.ErrorContains(t, err, "kernel: output limit 1048577 is more than MaxOutputLimit (1048576 bytes)")
+}
+
+// TestBooleanFlagRunsProgram: when a boolean's flag makes find run a
+// program written in the template (-exec), that program joins the execute
+// set, so the confined call runs it (strict refuses to run at all where
+// Landlock cannot enforce the policy).
+func TestBooleanFlagRunsProgram(t *testing.T) {
+	spec := tool.Spec{Name: "find_todo", Description: "d", Command: "find a -name {name} {grep} grep -l TODO {} +", Args: []tool.Arg{
+		{Name: "name", Type: tool.String, Description: "n", Required: true},
+		{Name: "grep", Type: tool.Boolean, Description: "g", Flag: "-exec"},
+	}}
+	k := workspace(t, map[string]string{"a/x.go": "// TODO\n", "a/y.go": "package a\n"})
+	if _, ok := sandbox.Available(); !ok {
+		t.Skip("Landlock cannot enforce the policy here")
+	}
+	km, err := kernel.New(k.Workspace(), kernel.WithConfinement(sandbox.Strict))
+	require.NoError(t, err)
+	b, err := base.New(spec, km)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"grep"}, b.RunsAlso())
+	res, err := b.Execute(context.Background(), json.RawMessage(`{"name":"*.go","grep":true}`))
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode, res.Text())
+	assert.Equal(t, "a/x.go\n", res.Output)
 }
