@@ -111,3 +111,6 @@ func (c *call) networkNotice() string { return "" }
 
 // egressEnforced is false outside Linux.
 func egressEnforced() bool { return false }
+
+// PrepareWorkspace does nothing outside Linux: there is no noexec holder.
+func PrepareWorkspace(string) {}
