@@ -91,6 +91,9 @@ func toolDoc(t *genTool) []string {
 	if len(t.spec.Hosts) > 0 {
 		p = append(p, fmt.Sprintf("It reaches only these hosts, through toolgen's egress proxy: %s.", strings.Join(t.spec.Hosts, ", ")))
 	}
+	if t.spec.OutputLimit != 0 {
+		p = append(p, fmt.Sprintf("The model sees at most %d bytes of its output.", t.spec.OutputLimit))
+	}
 	if len(t.spec.Args) == 0 {
 		p = append(p, "It takes no arguments.")
 	} else {
@@ -119,6 +122,8 @@ func fieldDoc(t *genTool, i int) []string {
 		head += "required."
 	case a.HasDefault:
 		head += "optional: nil means the default " + fixedValue(a.Type, a.Default) + "."
+	case a.Type == tool.Boolean:
+		head += "optional: nil means false."
 	default:
 		head += "optional: nil drops the word " + strings.Join(slotWords(t, a.Name), ", ") + "."
 	}
@@ -147,6 +152,10 @@ func typePhrase(t tool.ArgType) string {
 		return "a number"
 	case tool.Path:
 		return "a path"
+	case tool.Text:
+		return "a text (plain spaces allowed)"
+	case tool.Boolean:
+		return "a boolean"
 	}
 	return "a string"
 }
@@ -161,6 +170,14 @@ func slotRules(t *genTool, a tool.Arg) []string {
 	case tool.Number:
 		rules = append(rules, "A non-negative decimal; a negative value, NaN, an infinity or a value "+
 			"encoding/json writes with an exponent (below 1e-6, from 1e21) is rejected (614).")
+	case tool.Boolean:
+		rules = append(rules, fmt.Sprintf("True puts %s in the command; false drops its word.", a.Flag))
+	case tool.Text:
+		rules = append(rules, "Text: plain spaces (U+0020) allowed, but no other white space, control or "+
+			"format character, nor any of ' \" ` ; | & $ < > (NFKC forms included).")
+		if t.tmpl.StartsWord(a.Name) {
+			rules = append(rules, "May not begin with '-' or a look-alike (it starts a word).")
+		}
 	default:
 		rules = append(rules, "One word: no white space, control or format character, nor any of "+
 			"' \" ` ; | & $ < > (NFKC forms included).")
@@ -187,7 +204,7 @@ func slotRules(t *genTool, a tool.Arg) []string {
 
 // fixedValue writes an enum value or default as the descriptor does.
 func fixedValue(t tool.ArgType, v string) string {
-	if t == tool.Integer || t == tool.Number {
+	if t.Numeric() || t == tool.Boolean {
 		return v
 	}
 	return strconv.Quote(v)

@@ -70,8 +70,9 @@
 //
 // # Slot types and optional slots
 //
-// string and path slots are Go strings, integer slots int64 and number
-// slots float64. A required slot is a plain value, always sent. An optional
+// string, text and path slots are Go strings, integer slots int64, number
+// slots float64 and boolean slots bool (a nil *bool is false, unless the
+// slot's default says true: its word, the flag, is then in the command). A required slot is a plain value, always sent. An optional
 // slot is a pointer with omitempty: nil means "not given", exactly like a
 // key the model leaves out, so the default applies if there is one and
 // otherwise the template word the slot stands in is dropped; a non-nil

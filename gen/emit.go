@@ -187,6 +187,8 @@ func argType(a tool.Arg) *jen.Statement {
 		return jen.Int64()
 	case tool.Number:
 		return jen.Float64()
+	case tool.Boolean:
+		return jen.Bool()
 	}
 	return jen.String()
 }
@@ -200,6 +202,10 @@ func argTypeConst(t tool.ArgType) *jen.Statement {
 		return jen.Qual(pkgTool, "Number")
 	case tool.Path:
 		return jen.Qual(pkgTool, "Path")
+	case tool.Text:
+		return jen.Qual(pkgTool, "Text")
+	case tool.Boolean:
+		return jen.Qual(pkgTool, "Boolean")
 	}
 	return jen.Qual(pkgTool, "String")
 }
@@ -234,6 +240,9 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.Destructive != nil {
 		fields = append(fields, field("Destructive", jen.New(jen.Lit(*s.Destructive))))
 	}
+	if s.OutputLimit != 0 {
+		fields = append(fields, field("OutputLimit", jen.Lit(s.OutputLimit)))
+	}
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {
@@ -261,6 +270,9 @@ func argLit(a tool.Arg) jen.Code {
 	}
 	if a.Pattern != "" {
 		fields = append(fields, field("Pattern", str(a.Pattern)))
+	}
+	if a.Flag != "" {
+		fields = append(fields, field("Flag", str(a.Flag)))
 	}
 	return jen.Custom(multi, fields...)
 }

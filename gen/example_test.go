@@ -64,5 +64,5 @@ func ExampleGenerate_invalid() {
 	}
 	// Output:
 	// tools/head-lines.tool.json:4:3: error 613: template: character '|' (U+007C VERTICAL LINE) at byte offset 23 is not allowed: shell operator and quote characters (' " ` ; | & $ < >) are rejected
-	// tools/head-lines.tool.json:7:15: error 613: slot "file": unknown type "pth" (want string, integer, number or path)
+	// tools/head-lines.tool.json:7:15: error 613: slot "file": unknown type "pth" (want string, text, integer, number, path or boolean)
 }

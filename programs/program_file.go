@@ -10,10 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // maxInterpreterDepth is how many #! interpreters deep Program follows a
@@ -182,13 +179,8 @@ var byNameOnly = map[string]bool{"pkill": true, "killall": true}
 // fileKey identifies a file: its device and inode.
 type fileKey struct{ dev, ino uint64 }
 
-func keyOf(info fs.FileInfo) (fileKey, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileKey{}, false
-	}
-	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
-}
+// keyOf and the other file-identity helpers are in fileid_unix.go (and
+// fileid_other.go, where a file has no device and inode to compare).
 
 // denyHit is a denied program found in a directory.
 type denyHit struct{ path, entry string }
@@ -237,7 +229,7 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 	if !ok {
 		return denyHit{}, false
 	}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink < 2 {
+	if singleLink(info) {
 		// One directory entry only: no other name (denied or not) shares
 		// the file, so the directories need not be indexed.
 		return denyHit{}, false
@@ -318,13 +310,11 @@ func (d DenyList) indexInto(idx *dirIndex, dir string) {
 		}
 	}
 	slices.SortFunc(denied, func(a, b named) int { return strings.Compare(a.name, b.name) })
-	fd := int(f.Fd())
 	for _, n := range denied {
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, n.name, &st, 0); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		k, ok := regularKeyAt(f, n.name)
+		if !ok {
 			continue
 		}
-		k := fileKey{uint64(st.Dev), uint64(st.Ino)}
 		if _, dup := idx.files[k]; !dup {
 			idx.files[k] = denyHit{path: filepath.Join(dir, n.name), entry: n.entry}
 		}

@@ -99,6 +99,9 @@ var schemaBlind = map[string]string{
 	"sed-script-slot.tool.json":      "which option of which binary a slot's word follows",
 	"find-exec-slot.tool.json":       "which option of which binary a slot's word follows",
 	"sort-compress-slot.tool.json":   "which option of which binary a slot's word follows",
+	"text-sed-script.tool.json":      "which option of which binary a slot's word follows",
+	"boolean-glued.tool.json":        "a slot's declared type against where the template puts it",
+	"glued-optional.tool.json":       "a slot's declaration against the text of its template word",
 	"network-duplicate.tool.json":    "network hosts equal once case and a trailing dot are ignored",
 }
 
@@ -173,8 +176,8 @@ func TestSchemaCompletesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "title", "writes"},
-		"slot":       {"default", "description", "enum", "pattern", "required", "type"},
+		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "output_limit", "title", "writes"},
+		"slot":       {"default", "description", "enum", "flag", "pattern", "required", "type"},
 		"example":    {"args", "argv", "rejects"},
 	}
 	got := map[string]map[string]*jsonschema.Schema{

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/preset"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -36,6 +37,7 @@ type toolFlags struct {
 	// Resource limits of each call (run flags); unset leaves the kernel's
 	// defaults.
 	memoryLimit  sizeFlag
+	outputLimit  sizeFlag // the run's output limit; a tool's own output_limit overrides it
 	cpuLimit     durationFlag
 	processLimit intFlag
 	watch        bool
@@ -65,6 +67,8 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 		f.confine = sandbox.DefaultMode
 		fs.Var(&f.memoryLimit, "memory-limit", "`SIZE` of the address space of each process a call starts, such as 512MiB or 2GiB; "+
 			"none for no cap (default 1GiB)")
+		fs.Var(&f.outputLimit, "output-limit", "`SIZE` of a call's output the model sees at most (head and tail kept, the middle "+
+			"dropped), such as 8192 or 64KiB, at most 1MiB; a tool whose descriptor sets output_limit keeps its own (default 2048)")
 		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time `DUR` each process of a call may use, such as 10s (default: the timeout)")
 		fs.Var(&f.processLimit, "process-limit", "`N` processes one call may have at once; 0 for no cap (default 256)")
 		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
@@ -84,6 +88,8 @@ func (f *toolFlags) checkRunFlags() error {
 	switch {
 	case f.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	case f.outputLimit.set && (f.outputLimit.n < 1 || f.outputLimit.n > kernel.MaxOutputLimit):
+		return fmt.Errorf("--output-limit %d bytes: want 1 to %d (1MiB)", f.outputLimit.n, kernel.MaxOutputLimit)
 	case f.memoryLimit.set && f.memoryLimit.n > 0 && f.memoryLimit.n < 16<<20:
 		return fmt.Errorf("--memory-limit %d bytes: want at least 16MiB (no program starts in less), or none", f.memoryLimit.n)
 	case f.cpuLimit.set && f.cpuLimit.d < 0:
@@ -149,6 +155,9 @@ func (f *toolFlags) options() []preset.Option {
 	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	if f.outputLimit.set {
+		opts = append(opts, preset.WithOutputLimit(int(f.outputLimit.n)))
 	}
 	if f.memoryLimit.set {
 		opts = append(opts, preset.WithMemoryLimit(f.memoryLimit.n))

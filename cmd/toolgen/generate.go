@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/nanogpt/toolgen/gen"
@@ -97,8 +96,8 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	if err != nil {
 		return reportGenerate(env, f.format, err)
 	}
-	if n == 0 {
-		fmt.Fprintf(env.stderr, "toolgen generate: warning: no *%s files in %s; the generated package has no tools%s\n", tool.DescriptorExt, f.dir, misnamed(f.dir))
+	if n == 0 { // generateFiles refuses it; kept for the reader
+		return reportGenerate(env, f.format, noDescriptors(f.dir))
 	}
 	if f.check {
 		return checkFiles(env, f.format, files)
@@ -110,6 +109,16 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// noDescriptors is the 613 for a descriptor directory without
+// descriptors: there is nothing to generate, and a package without tools is
+// more likely a wrong --tools or misnamed files than what was meant.
+func noDescriptors(dir string) error {
+	e := tool.SpecErrorf("", "no *%s files here: nothing to generate (check --tools; to drop the generated tools, delete the generated files)%s",
+		tool.DescriptorExt, misnamed(dir))
+	e.File = dir
+	return e
 }
 
 // outFile is one file generate owns: what is on disk and what should be.
@@ -126,6 +135,9 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	descs, err := gen.ReadDir(f.dir)
 	if err != nil {
 		return nil, 0, err
+	}
+	if len(descs) == 0 {
+		return nil, 0, noDescriptors(f.dir)
 	}
 	outDir, outBase := filepath.Dir(f.out), filepath.Base(f.out)
 	testBase := strings.TrimSuffix(outBase, ".go") + "_test.go"
@@ -327,7 +339,7 @@ func (o *outFile) apply() error {
 	}
 	// renameio: a temporary file beside o.path, synced, renamed over it;
 	// an existing file keeps its mode, a new one gets 0644 less the umask.
-	return renameio.WriteFile(o.path, o.new, 0o644, renameio.WithExistingPermissions())
+	return writeAtomic(o.path, o.new) // atomic_unix.go, atomic_windows.go
 }
 
 // staleError is generate -check's finding that the generated file is not

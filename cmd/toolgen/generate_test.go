@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -140,7 +139,7 @@ func TestGenerateOutFileNotRegular(t *testing.T) {
 			if c.name == "dev_zero" {
 				require.NoError(t, os.Symlink("/dev/zero", out))
 			} else {
-				require.NoError(t, syscall.Mkfifo(out, 0o644))
+				mkfifo(t, out) // fifo_unix_test.go
 			}
 			for _, args := range [][]string{{"generate", "--tools", dir}, {"generate", "-check", "--tools", dir}} {
 				type result struct {
@@ -157,7 +156,7 @@ func TestGenerateOutFileNotRegular(t *testing.T) {
 					assert.Equal(t, exitFailure, r.code, r.stderr)
 					assert.Contains(t, r.stderr, out+" exists and is not a regular file")
 				case <-time.After(10 * time.Second):
-					if f, err := os.OpenFile(out, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					if f, err := os.OpenFile(out, os.O_WRONLY|oNonblock, 0); err == nil {
 						f.Close()
 					}
 					t.Fatalf("%v blocked on %s", args, out)

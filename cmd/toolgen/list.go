@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,27 +43,31 @@ func runList(c *command, env *cmdEnv, args []string) int {
 	if p == nil {
 		return code
 	}
+	if len(p.Problems) > 0 {
+		// A listing without the tools that failed to load would be taken
+		// for the whole: the problems are on stderr, stdout stays empty.
+		return exitSpec
+	}
 	entries := []listEntry{}
 	for _, e := range p.Registry.Entries() {
 		entries = append(entries, listEntry{Name: e.Tool.Name(), Form: string(e.Form), Description: e.Tool.Description(), Source: e.Source})
 	}
+	var out bytes.Buffer
 	if *asJSON {
 		data, err := json.MarshalIndent(entries, "", "  ")
 		if err != nil {
 			fmt.Fprintf(env.stderr, "toolgen list: %v\n", err)
 			return exitFailure
 		}
-		fmt.Fprintf(env.stdout, "%s\n", data)
+		fmt.Fprintf(&out, "%s\n", data)
 	} else {
-		tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+		tw := tabwriter.NewWriter(&out, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tFORM\tDESCRIPTION")
 		for _, e := range entries {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Form, escape.Unprintable(strings.Join(strings.Fields(e.Description), " "), ""))
 		}
 		tw.Flush()
 	}
-	if len(p.Problems) > 0 {
-		return exitSpec
-	}
+	env.stdout.Write(out.Bytes())
 	return exitOK
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // unixPrefix starts an --http address that is a Unix socket path.
@@ -99,7 +98,7 @@ func generatedToken() (token, path string, remove func(), err error) {
 	token = rand.Text() + rand.Text() // 52 base32 characters, 260 bits
 	path = filepath.Join(dir, "serve-"+strconv.Itoa(os.Getpid())+".token")
 	os.Remove(path) // a file of an earlier process with this pid
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openNoFollow, 0o600)
 	if err != nil {
 		return "", "", nil, fmt.Errorf("writing the generated token: %w", err)
 	}
@@ -138,11 +137,10 @@ func tokenDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the token directory: %w", err)
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
 	switch {
 	case !st.IsDir():
 		return "", fmt.Errorf("the token directory %s is not a directory (%s)", dir, st.Mode().Type())
-	case !ok || int(sys.Uid) != os.Getuid():
+	case !ownedByMe(st): // owner_unix.go, owner_other.go
 		return "", fmt.Errorf("the token directory %s belongs to another user", dir)
 	case st.Mode().Perm()&0o077 != 0:
 		if err := os.Chmod(dir, 0o700); err != nil {

@@ -80,6 +80,11 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 	if p == nil {
 		return code
 	}
+	if len(p.Problems) > 0 {
+		// Definitions without the tools that failed to load would be taken
+		// for the whole: the problems are on stderr, stdout stays empty.
+		return exitSpec
+	}
 	tools, err := schemaTools(p.Registry)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen schema: %v\n", err)
@@ -94,9 +99,6 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "toolgen schema: note: --strict dropped %s (not in strict mode's subset)\n", d)
 	}
 	env.stdout.Write(out)
-	if len(p.Problems) > 0 {
-		return exitSpec
-	}
 	return exitOK
 }
 

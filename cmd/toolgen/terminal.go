@@ -4,8 +4,6 @@ import (
 	"io"
 	"os"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/nanogpt/toolgen/internal/escape"
 )
 
@@ -26,11 +24,7 @@ func terminalSafe(w io.Writer) io.Writer {
 // isTerminal reports whether w is a file open on a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || f == nil {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return ok && f != nil && fileIsTerminal(f) // terminal_linux.go, terminal_other.go
 }
 
 // flush writes out what an escape.Writer holds back (a rune split by the

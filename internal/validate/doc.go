@@ -25,5 +25,14 @@
 //   - the slot-value rules of DESIGN.md §5.1 (Value, Path): a violation is a
 //     *tool.Error with code 614 that names the slot, the reason and, for a
 //     character, its code point and Unicode name. Path resolves a value as
-//     the kernel will (link/.. is the parent of the link's target).
+//     the kernel will (link/.. is the parent of the link's target). A text
+//     slot's value may also hold U+0020; a boolean's is true or false;
+//   - the rules of the slot types (slottypes.go, codeslots.go): a boolean
+//     slot is a whole word with a flag (one option literal), no enum or
+//     pattern, and the code-position rule reads the template once per set
+//     of booleans set (flags written in, the other words dropped); a text
+//     slot is refused in every code position, enum or not; an optional
+//     slot without a default shares its word only with text of its value
+//     (grep -rn{x} is a 613: leaving x out would drop -rn); a Spec's
+//     output limit is at most tool.MaxOutputLimit.
 package validate

@@ -45,6 +45,9 @@ const (
 	reasonUSpace   = "Unicode white space is rejected; to pass text with spaces, write it to a file and pass the file's path"
 	reasonFormat   = "invisible format characters (zero-width, bidi controls) are rejected"
 	reasonIgnored  = "invisible characters (Unicode default-ignorable: combining grapheme joiner, Hangul fillers, variation selectors, tags) are rejected"
+	// reasonTextSpace replaces reasonUSpace for a text slot, which takes
+	// the plain space.
+	reasonTextSpace = "the only white space a text value may hold is the plain space U+0020"
 )
 
 // badRune describes the first rejected character of a string.

@@ -87,8 +87,10 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		seen[a.Name] = true
 		errs = append(errs, checkArg(&o, a, t)...)
 	}
+	add(checkOutputLimit(s))
 	if t != nil && !o.argsUnread {
-		errs = append(errs, checkCode(s, t, o.deny)...)
+		errs = append(errs, checkWords(s, t)...)
+		errs = append(errs, checkCodeSlots(s, t, o.deny)...)
 	}
 	errs = append(errs, checkNetwork(s)...) // network.go
 	if len(errs) > 0 {
@@ -160,11 +162,14 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 	}
 	if !a.Type.Valid() {
 		if a.Type == "" {
-			add(tool.SpecErrorf(field+".type", "slot %q: type is missing (want string, integer, number or path)", a.Name))
+			add(tool.SpecErrorf(field+".type", "slot %q: type is missing (want %s)", a.Name, typeList()))
 		} else {
-			add(tool.SpecErrorf(field+".type", "slot %q: unknown type %q (want string, integer, number or path)", a.Name, a.Type))
+			add(tool.SpecErrorf(field+".type", "slot %q: unknown type %q (want %s)", a.Name, a.Type, typeList()))
 		}
 		return errs // enum and default cannot be checked without a type
+	}
+	if typed := checkTyped(a); len(typed) > 0 {
+		return append(errs, typed...) // a boolean's enum, pattern and flag: nothing more to check
 	}
 	if len(a.Pattern) > MaxPatternLen {
 		add(tool.SpecErrorf(field+".pattern", "slot %q: pattern is %d bytes long, more than %d: list the allowed values in an enum instead",
@@ -177,7 +182,7 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 			return errs // enum and default cannot be checked without the pattern
 		}
 	}
-	if t != nil && (a.Type == tool.String || a.Type == tool.Path) && len(a.Enum) == 0 {
+	if t != nil && (a.Type == tool.String || a.Type == tool.Text || a.Type == tool.Path) && len(a.Enum) == 0 {
 		if w, ok := slotNamesOption(t, a.Name); ok {
 			add(tool.SpecErrorf(field, "slot %q: template word %q puts the slot right after its dashes, so the value would name the option "+
 				"(find . -{x} with x=delete runs find . -delete); options belong in the template: write the option out, "+

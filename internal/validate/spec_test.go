@@ -343,7 +343,7 @@ func TestSpecMessages(t *testing.T) {
 		want   string
 	}{
 		{func(s *tool.Spec) { s.Name = "Search" }, `error 613: tool name "Search" is not valid: want lower-case letters, digits and _, starting with a letter (^[a-z][a-z0-9_]*$)`},
-		{func(s *tool.Spec) { s.Args[1].Type = "pth" }, `error 613: slot "path": unknown type "pth" (want string, integer, number or path)`},
+		{func(s *tool.Spec) { s.Args[1].Type = "pth" }, `error 613: slot "path": unknown type "pth" (want string, text, integer, number, path or boolean)`},
 		{func(s *tool.Spec) { s.Command = "rm {pattern} {path}" }, `error 613: binary "rm" is on the deny list (entry "rm")`},
 		{func(s *tool.Spec) { s.Args[1].Default = "../x" }, `error 613: slot "path": default "../x" is not a valid value: path "../x" climbs out of the workspace with ..; give a path inside it`},
 		{func(s *tool.Spec) { s.Args[0].Enum = []string{"ok", "a;b"} }, `error 613: slot "pattern": enum value "a;b" is not a valid value: character ';' (U+003B SEMICOLON) at byte offset 1 is not allowed: shell operator and quote characters (' " ` + "`" + ` ; | & $ < >) are rejected`},

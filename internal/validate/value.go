@@ -13,9 +13,22 @@ import (
 // the file system: characters, a leading dash where v starts a word, enum,
 // pattern and the integer/number forms. Path confinement is Path's job. The
 // error is a 614 *tool.Error naming the slot.
+//
+// A boolean slot's value is "true" or "false" (its JSON value as text); a
+// text slot's may hold U+0020 spaces, and is otherwise checked as a
+// string's.
 func Value(a *tool.Arg, v string, startsWord bool) *tool.Error {
-	if bad, ok := firstBadRune(v, false); ok {
-		return tool.ValueErrorf(a.Name, "%s", bad.message())
+	switch a.Type {
+	case tool.Boolean:
+		return booleanValueError(a, v)
+	case tool.Text:
+		if err := textValueError(a, v); err != nil {
+			return err
+		}
+	default:
+		if bad, ok := firstBadRune(v, false); ok {
+			return tool.ValueErrorf(a.Name, "%s", bad.message())
+		}
 	}
 	if startsWord && v != "" {
 		if r, _ := utf8.DecodeRuneInString(v); dashLike(r) {

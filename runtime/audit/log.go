@@ -100,13 +100,6 @@ func (l *Log) init() {
 // fileID identifies a file: its device and inode.
 type fileID struct{ dev, ino uint64 }
 
-func idOf(st os.FileInfo) fileID {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return fileID{uint64(sys.Dev), sys.Ino}
-	}
-	return fileID{}
-}
-
 // adopt makes f (size bytes) the open file: its identity, and the digest
 // of its last line, which the next line's prev continues from (a log
 // restarted on the same file keeps one chain). A last line without its
@@ -136,7 +129,7 @@ func (l *Log) adopt(f *os.File, size int64) error {
 }
 
 func openAppend(path string, excl bool) (*os.File, int64, error) {
-	flags := os.O_RDWR | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	flags := os.O_RDWR | os.O_APPEND | os.O_CREATE | noFollowFlags // sys_unix.go, sys_other.go
 	if excl {
 		flags |= os.O_EXCL
 	}
@@ -159,9 +152,9 @@ func openAppend(path string, excl bool) (*os.File, int64, error) {
 	// A hard link is another name of some other file (a shell's rc file,
 	// say): the log would append the model's arguments to it, as a
 	// symbolic link would.
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+	if n, ok := linkCount(st); ok && n > 1 {
 		f.Close()
-		return nil, 0, fmt.Errorf("audit: %s has %d hard links, so it is also another file; give the log a file of its own", path, sys.Nlink)
+		return nil, 0, fmt.Errorf("audit: %s has %d hard links, so it is also another file; give the log a file of its own", path, n)
 	}
 	return f, st.Size(), nil
 }
@@ -211,12 +204,8 @@ func (l *Log) Write(r *Record) error {
 // checkPath reopens the log when its path no longer names the open file,
 // and writes the line saying so. Called with mu held.
 func (l *Log) checkPath() error {
-	var sys syscall.Stat_t
-	err := syscall.Lstat(l.path, &sys) // no os.FileInfo: this runs twice per call
-	if err != nil {
-		err = &os.PathError{Op: "lstat", Path: l.path, Err: err}
-	}
-	now := fileID{uint64(sys.Dev), sys.Ino}
+	now, err := lstatID(l.path) // sys_unix.go, sys_other.go
+
 	if err == nil && now == l.id && l.lost == nil {
 		return nil
 	}
@@ -227,7 +216,7 @@ func (l *Log) checkPath() error {
 	case errors.Is(err, os.ErrNotExist):
 		what = "renamed or moved away"
 		if fst, ferr := l.f.Stat(); ferr == nil {
-			if sys, ok := fst.Sys().(*syscall.Stat_t); ok && sys.Nlink == 0 {
+			if n, ok := linkCount(fst); ok && n == 0 {
 				what = "deleted"
 			}
 		}

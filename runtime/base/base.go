@@ -55,13 +55,16 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	}
 	// The same for each program the template runs (find . -exec grep …):
 	// confined, it joins the execute set (kernel.RunAlso).
-	also := t.Runs()
+	also := validate.RunsOf(t, &spec) // with each set of boolean flags written in
 	for _, p := range also {
 		if err := validate.CheckBinary(p, k.Workspace(), k.LookPath, vopts...); err != nil {
 			return nil, err
 		}
 	}
 	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
+	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
+		k = k.WithOutputLimitOf(spec.OutputLimit)
+	}
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	for i, a := range spec.Args {
 		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
@@ -84,7 +87,8 @@ func (b *CommandToolBase) InputSchema() json.RawMessage { return b.schema }
 func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
 
 // Kernel returns the kernel the tool runs on: the one given to New, with the
-// Spec's access (kernel.(*Kernel).WithAccess).
+// Spec's access (kernel.(*Kernel).WithAccess) and, when the Spec sets one,
+// its output limit (kernel.(*Kernel).WithOutputLimitOf).
 func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
 
 // Call validates args, assembles the argv and runs it, and returns the text

@@ -124,6 +124,11 @@ func decodeValue(a *tool.Arg, rv json.RawMessage) (string, bool, error) {
 		return "", false, nil
 	}
 	switch a.Type {
+	case tool.Boolean:
+		if s := string(rv); s == "true" || s == "false" {
+			return s, true, nil
+		}
+		return "", false, tool.ValueErrorf(a.Name, "want a JSON boolean (true or false), got %s", jsonKind(rv))
 	case tool.Integer, tool.Number:
 		if rv[0] == '"' {
 			return "", false, tool.ValueErrorf(a.Name, "want a JSON number (like 5), not a string")
@@ -159,7 +164,8 @@ func jsonKind(rv json.RawMessage) string {
 }
 
 // assemble checks each value by the slot-value rules and builds the argv.
-// An optional slot with no value drops the whole word it stands in.
+// An optional slot with no value drops the whole word it stands in; a
+// boolean slot's word is its flag when true and is dropped otherwise.
 func (b *CommandToolBase) assemble(values []value) ([]string, error) {
 	root := b.kernel.Workspace()
 	for i := range b.slots {
@@ -194,7 +200,11 @@ func (b *CommandToolBase) word(w validate.Word, values []value) (string, bool) {
 		if w[0].Slot == "" {
 			return w[0].Lit, true
 		}
-		v := values[b.index[w[0].Slot]]
+		i := b.index[w[0].Slot]
+		v := values[i]
+		if a := &b.slots[i].arg; a.Type == tool.Boolean { // its flag when true, nothing otherwise
+			return a.Flag, v.set && v.text == "true"
+		}
 		return v.text, v.set
 	}
 	var sb strings.Builder

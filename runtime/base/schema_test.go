@@ -14,8 +14,8 @@ func TestSchemaKeepsOrderAndRules(t *testing.T) {
 	got := string(base.Schema(&listSpec))
 	want := `{"type":"object","properties":{` +
 		`"mode":{"type":"string","description":"mode","default":"fast","enum":["fast","slow"]},` +
-		`"count":{"type":"integer","minimum":0,"description":"count"},` +
-		`"ratio":{"type":"number","minimum":0,"description":"ratio"},` +
+		`"count":{"type":"integer","description":"count","minimum":0},` +
+		`"ratio":{"type":"number","description":"ratio","minimum":0},` +
 		`"path":{"type":"string","description":"path","default":"."},` +
 		`"suffix":{"type":"string","description":"suffix","pattern":"^(?:[a-z]+)$"}},` +
 		`"required":["count"],"additionalProperties":false}`

@@ -223,11 +223,14 @@ func (t *Tool) Description() string { return t.description }
 // InputSchema returns {"command": string}, required, nothing else.
 func (t *Tool) InputSchema() json.RawMessage { return slices.Clone(t.schema) }
 
-var schema = json.RawMessage(`{"type":"object","properties":{"command":{"type":"string",` +
-	`"description":"One simple command: a granted binary and its arguments, as you would type it in a shell. ` +
-	`No shell runs it: no pipes, redirections, ;, &&, variables, $(...), globs or ~. ` +
-	`Quote arguments with spaces or glob characters ('*.go', \"file name.txt\")."}},` +
-	`"required":["command"],"additionalProperties":false}`)
+// schema is the arguments' JSON Schema, built like every command tool's
+// (base.Schema): one required string slot.
+var schema = base.Schema(&tool.Spec{Args: []tool.Arg{{
+	Name: "command", Type: tool.String, Required: true,
+	Description: "One simple command: a granted binary and its arguments, as you would type it in a shell. " +
+		"No shell runs it: no pipes, redirections, ;, &&, variables, $(...), globs or ~. " +
+		"Quote arguments with spaces or glob characters ('*.go', \"file name.txt\").",
+}}})
 
 func describe(allow []string, k *kernel.Kernel) string {
 	return fmt.Sprintf("Run one exploratory command in the workspace. Allowed binaries: %s. "+

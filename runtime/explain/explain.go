@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -29,10 +30,14 @@ type Report struct {
 	Source string
 	// Template is the command template ("" for ExecTool).
 	Template string
-	// Workspace, Timeout and OutputLimit are the kernel's settings.
+	// Workspace, Timeout and OutputLimit are the kernel's settings; a tool
+	// whose Spec sets its own OutputLimit has that one instead.
 	Workspace   string
 	Timeout     string
 	OutputLimit int
+	// OutputLimitFrom says where OutputLimit comes from: "the tool's
+	// output_limit" or "the run's limit" (--output-limit, or the default).
+	OutputLimitFrom string
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
 	// Network is the network the call gets (none, every host or only the
@@ -68,8 +73,8 @@ type Report struct {
 func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
-		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(),
-		Limits:      k.Limits().String(),
+		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
+		Limits:      limitsText(runtime.GOOS, k.Limits().String()),
 		Descendants: kernel.DescendantControl(),
 	}
 	var a kernel.Access
@@ -81,6 +86,9 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	case tool.SpecTool:
 		spec := t.Spec()
 		r.Template = spec.Command
+		if spec.OutputLimit > 0 {
+			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
+		}
 		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts}
 		r.explainSpec(t, k, args)
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
@@ -130,7 +138,11 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 		return
 	}
 	r.add("3 slot values: every value passed the slot rules (one word each, no operators, no leading dash, paths inside the workspace)")
-	r.add("4 flags: fixed by the template; no value can add an option")
+	if flags := booleanFlags(spec); flags != "" {
+		r.add("4 flags: fixed by the template; no value can add an option, and a boolean slot only puts its own fixed flag in or leaves it out (%s)", flags)
+	} else {
+		r.add("4 flags: fixed by the template; no value can add an option")
+	}
 	resolved, err := resolve(k, argv[0])
 	if err != nil {
 		r.add("5 kernel: REFUSED: %v", err)
@@ -138,8 +150,30 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 		return
 	}
 	argv[0] = resolved
-	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), k.OutputLimit())
+	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), r.OutputLimit)
 	r.Argv = argv
+}
+
+// limitsText is the limits line: the caps; off Linux the kernel sets no
+// resource limit at all (no rlimits, no cgroups), and the line says so
+// rather than list caps that do not hold.
+func limitsText(goos, limits string) string {
+	if goos != "linux" {
+		return limits + ", none of them enforced: the kernel sets resource limits on Linux only, this is " + goos
+	}
+	return limits
+}
+
+// booleanFlags lists a Spec's boolean slots and their flags ("{ignore_case}
+// -i, {word} --word-regexp"), or "".
+func booleanFlags(spec tool.Spec) string {
+	var parts []string
+	for _, a := range spec.Args {
+		if a.Type == tool.Boolean {
+			parts = append(parts, "{"+a.Name+"} "+a.Flag)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (r *Report) explainExec(t *exec.Tool, args json.RawMessage) {
@@ -213,7 +247,7 @@ func (r *Report) Write(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "workspace:   %s\n", r.Workspace)
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
-	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept)\n", r.OutputLimit)
+	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept; %s)\n", r.OutputLimit, r.OutputLimitFrom)
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)

@@ -129,7 +129,12 @@
 //
 // A Kernel is immutable after New and safe for concurrent use.
 //
-// The package is Unix-only (process groups); Linux is the primary target.
-// Elsewhere there is no confinement (BestEffort warns, Strict refuses), no
-// namespace and no resource limit.
+// Linux is the primary target; the package builds wherever Go does. Off
+// Linux there is no confinement (best-effort warns in each result, strict
+// refuses), no namespace and no resource limit (explain says so); on macOS
+// and the BSDs a timeout kills the command's process group, on Windows,
+// which has no process groups, the started process alone
+// (DescendantControl says which). The scrubbed environment, the private
+// HOME, the working directory, the timeout and the output limit hold
+// everywhere.
 package kernel

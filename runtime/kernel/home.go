@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 )
 
 // privateHome returns the children's HOME: one directory per user, reused
@@ -135,13 +134,13 @@ func checkOwned(path string, dir bool) error {
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	uid, ok := ownerOf(fi)
 	switch {
 	case dir && !fi.IsDir():
 		return errors.New("not a directory")
 	case !dir && (!fi.Mode().IsRegular() || fi.Size() != 0):
 		return errors.New("not an empty regular file")
-	case !ok || int(st.Uid) != os.Geteuid():
+	case !ok || uid != os.Geteuid():
 		return errors.New("not owned by this user")
 	case fi.Mode().Perm()&0o022 != 0:
 		return errors.New("writable by others")

@@ -66,7 +66,8 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = 
 
 // WithOutputLimit sets the model-visible output cap in bytes: Result.Output
 // holds at most n bytes of the command's output, plus the omission marker when
-// the middle was dropped. Default DefaultOutputLimit (2048). New rejects n <= 0.
+// the middle was dropped. Default DefaultOutputLimit (2048). New rejects n <= 0
+// and n > MaxOutputLimit (1 MiB).
 func WithOutputLimit(n int) Option { return func(c *config) { c.limit = n } }
 
 // WithEnv adds "KEY=VALUE" entries to the scrubbed environment children get.
@@ -104,6 +105,9 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	}
 	if c.limit <= 0 {
 		return nil, fmt.Errorf("kernel: output limit must be positive, got %d", c.limit)
+	}
+	if c.limit > MaxOutputLimit {
+		return nil, fmt.Errorf("kernel: output limit %d is more than MaxOutputLimit (%d bytes)", c.limit, MaxOutputLimit)
 	}
 	dirs, err := splitPath(c.path)
 	if err != nil {

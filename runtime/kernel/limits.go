@@ -123,7 +123,7 @@ func formatBytes(n int64) string {
 // every command's memory).
 func (l Limits) limitReason(ws syscall.WaitStatus, cpu time.Duration, maxRSS int64, output string, forkRefused bool) string {
 	switch {
-	case l.CPU > 0 && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU ||
+	case l.CPU > 0 && ws.Signaled() && (ws.Signal() == sigXCPU ||
 		ws.Signal() == syscall.SIGKILL && cpu >= time.Duration(l.cpuSeconds())*time.Second):
 		return fmt.Sprintf("cpu time limit %ds exceeded", l.cpuSeconds())
 	case l.Processes > 0 && forkRefused:

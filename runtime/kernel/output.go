@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -108,28 +107,6 @@ func drain(r *os.File, b *boundedBuffer) {
 		}
 		return
 	}
-}
-
-// drainBuffered reads what r's non-blocking pipe holds right now, up to
-// lateReadLimit bytes, ignoring r's deadline.
-func drainBuffered(r *os.File, b *boundedBuffer, buf []byte) {
-	rc, err := r.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Control(func(fd uintptr) {
-		for left := lateReadLimit; left > 0; {
-			n, err := syscall.Read(int(fd), buf[:min(len(buf), left)])
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || n <= 0 { // EAGAIN: empty; 0: EOF
-				return
-			}
-			b.Write(buf[:n])
-			left -= n
-		}
-	})
 }
 
 // clip is the bounded, valid UTF-8 view of everything written: head, then

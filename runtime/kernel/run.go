@@ -188,7 +188,7 @@ func await(ctx context.Context, exited <-chan struct{}, timeout <-chan time.Time
 // (typically ESRCH: the group is already empty) are of no interest.
 func killGroup(pid int) {
 	if pid > 1 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		killPgid(pid) // signal_unix.go, signal_windows.go
 	}
 }
 

@@ -5,7 +5,6 @@ package kernel
 import (
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -35,7 +34,7 @@ func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*ca
 	defer devNull.Close()
 	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
 		Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w},
-		Sys: &syscall.SysProcAttr{Setpgid: true},
+		Sys: groupAttr(), // procattr_unix.go, procattr_windows.go
 	})
 	w.Close()
 	if err != nil {
@@ -69,9 +68,7 @@ func watchLeader(p *os.Process) (exited <-chan struct{}, reap func() (*os.Proces
 	}
 }
 
-func descendantControl(int32) string {
-	return "process group only (no PID namespace outside Linux): a descendant that calls setsid can outlive the call"
-}
+func descendantControl(int32) string { return descendantNote }
 
 // DescendantControl describes how this process keeps a call's descendants
 // from outliving it.

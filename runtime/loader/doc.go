@@ -8,7 +8,7 @@
 // generated tools. A problem is a 613 *tool.Error naming the file and, where
 // it sits somewhere in the file, its line and column:
 //
-//	tools/search.tool.json:7:16: error 613: slot "path": unknown type "pth" (want string, integer, number or path)
+//	tools/search.tool.json:7:16: error 613: slot "path": unknown type "pth" (want string, text, integer, number, path or boolean)
 //
 // One bad file never stops the others: LoadAll returns the tools that load
 // and the problems. Two files defining the same tool name, or a file

@@ -3,7 +3,6 @@ package loader
 import (
 	"io/fs"
 	"os"
-	"syscall"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -61,17 +60,17 @@ func writableByOthers(info fs.FileInfo) bool {
 	if perm&0o020 == 0 {
 		return false
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return !ok || int(st.Gid) != os.Getegid()
+	_, gid, ok := owner(info) // owner_unix.go, owner_other.go
+	return !ok || gid != os.Getegid()
 }
 
 func checkOwner(path, what string, info fs.FileInfo) error {
-	st, ok := info.Sys().(*syscall.Stat_t)
+	owner, _, ok := owner(info)
 	if !ok {
 		return nil
 	}
-	if uid := os.Geteuid(); int(st.Uid) != uid {
-		e := tool.SpecErrorf("", "%s is owned by uid %d, not by the user running toolgen (uid %d); a descriptor grants a command, so only the user's own files are trusted", what, st.Uid, uid)
+	if uid := os.Geteuid(); owner != uid {
+		e := tool.SpecErrorf("", "%s is owned by uid %d, not by the user running toolgen (uid %d); a descriptor grants a command, so only the user's own files are trusted", what, owner, uid)
 		e.File = path
 		return e
 	}

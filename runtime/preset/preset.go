@@ -60,8 +60,9 @@ func WithWorkspace(dir string) Option { return func(c *config) { c.workspace = d
 // WithTimeout sets the per-call timeout (default: the kernel's, 30s).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
-// WithOutputLimit sets the model-visible output limit in bytes (default: the
-// kernel's, 2048).
+// WithOutputLimit sets the run's model-visible output limit in bytes, 1 to
+// kernel.MaxOutputLimit (default: the kernel's, 2048). A tool whose Spec sets
+// its own OutputLimit (a descriptor's "output_limit") keeps that one.
 func WithOutputLimit(n int) Option { return func(c *config) { c.outputLimit = n } }
 
 // WithDenied extends the default deny list with more binaries.

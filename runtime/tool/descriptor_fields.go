@@ -11,10 +11,10 @@ import (
 )
 
 // topFields are the fields of a descriptor object.
-var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "title", "destructive", "examples"}
+var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "title", "destructive", "output_limit", "examples"}
 
 // argFields are the fields of a slot object.
-var argFields = []string{"type", "description", "required", "default", "enum", "pattern"}
+var argFields = []string{"type", "description", "required", "default", "enum", "pattern", "flag"}
 
 // networkFields are the fields of a "network" object.
 var networkFields = []string{"hosts"}
@@ -111,6 +111,11 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 		if b, err = d.boolean(key); err == nil {
 			s.Destructive = &b
 		}
+	case "output_limit":
+		var ok bool
+		if s.OutputLimit, ok, err = d.integer(key); ok && s.OutputLimit == 0 {
+			d.report(d.errAt(off, key, "output_limit is 0: give the number of bytes of output the model sees (1 to %d), or leave it out for the default", MaxOutputLimit))
+		}
 	case "arguments":
 		err = d.object(key, "arguments", func(name string, off int64) error {
 			a, err := d.arg(name, off)
@@ -134,7 +139,8 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 	field := "arguments." + name
 	d.mark(field, off)
 	a := Arg{Name: name}
-	var defaultIsNumber, enumHasNumber, enumHasString bool
+	var defaultKind jsonKind
+	var enumHasNumber, enumHasString bool
 	err := d.object(field, "slot "+quote(name), func(key string, off int64) error {
 		f := field + "." + key
 		d.mark(f, off)
@@ -150,8 +156,10 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 			a.Required, err = d.boolean(f)
 		case "pattern":
 			a.Pattern, err = d.str(f)
+		case "flag":
+			a.Flag, err = d.str(f)
 		case "default":
-			a.Default, defaultIsNumber, err = d.scalar(f)
+			a.Default, defaultKind, err = d.defaultValue(f)
 			a.HasDefault = true
 		case "enum":
 			err = d.array(f, label(f), func(i int) error {
@@ -169,28 +177,33 @@ func (d *specDecoder) arg(name string, off int64) (Arg, error) {
 	if err != nil {
 		return a, err
 	}
-	if err := d.checkJSONTypes(a, field, defaultIsNumber, enumHasNumber, enumHasString); err != nil {
+	if err := d.checkJSONTypes(a, field, defaultKind, enumHasNumber, enumHasString); err != nil {
 		d.report(err)
 	}
 	return a, nil
 }
 
 // checkJSONTypes requires defaults and enum values to have the JSON type of
-// their slot: numbers for integer and number slots, strings otherwise.
-func (d *specDecoder) checkJSONTypes(a Arg, field string, defNum, enumNum, enumStr bool) *Error {
+// their slot: numbers for integer and number slots, true or false for a
+// boolean slot (which has no enum: package validate says so), strings
+// otherwise.
+func (d *specDecoder) checkJSONTypes(a Arg, field string, def jsonKind, enumNum, enumStr bool) *Error {
 	if !a.Type.Valid() {
 		return nil // package validate reports the type; the JSON types follow from it
 	}
-	numeric := a.Type == Integer || a.Type == Number
-	want, wants := "a string", "strings"
-	if numeric {
-		want, wants = "a number", "numbers"
+	numeric := a.Type.Numeric()
+	want, wants, kind := "a string", "strings", jsonString
+	switch {
+	case numeric:
+		want, wants, kind = "a number", "numbers", jsonNumber
+	case a.Type == Boolean:
+		want, kind = "true or false", jsonBool
 	}
-	if a.HasDefault && defNum != numeric {
+	if a.HasDefault && def != kind {
 		p, _ := d.pos.Of(field + ".default")
 		return d.errPos(p, field+".default", "slot %q: default must be %s for a slot of type %s", a.Name, want, a.Type)
 	}
-	if (numeric && enumStr) || (!numeric && enumNum) {
+	if a.Type != Boolean && ((numeric && enumStr) || (!numeric && enumNum)) {
 		p, _ := d.pos.Of(field + ".enum")
 		return d.errPos(p, field+".enum", "slot %q: enum values must be %s for a slot of type %s", a.Name, wants, a.Type)
 	}

@@ -11,10 +11,11 @@ import (
 // writes it) of s with its fields in a fixed order: name, description,
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
-// there is none — and pattern), writes, network, then hosts (in order),
-// title and destructive, each only when set (so the digests of Specs
-// without them did not change when they were added). Examples are left
-// out: they document a tool without changing what it runs.
+// there is none — pattern, and flag when there is one), writes, network,
+// then hosts (in order), title, destructive and output_limit, each only
+// when set: a Spec without them keeps the digest it had before they
+// existed. Examples are left out: they document a tool without changing
+// what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
 // so the runtime loader can tell a descriptor that is already compiled in
@@ -32,6 +33,7 @@ func Digest(s Spec) string {
 		Hosts:       s.Hosts,
 		Title:       s.Title,
 		Destructive: s.Destructive,
+		OutputLimit: s.OutputLimit,
 	}
 	for i, a := range s.Args {
 		ca := canonicalArg{
@@ -41,6 +43,7 @@ func Digest(s Spec) string {
 			Required:    a.Required,
 			Enum:        append([]string{}, a.Enum...), // nil and empty are the same: no enum
 			Pattern:     a.Pattern,
+			Flag:        a.Flag,
 		}
 		if a.HasDefault {
 			ca.Default = &a.Default
@@ -67,6 +70,9 @@ type canonicalSpec struct {
 	Hosts       []string       `json:"hosts,omitempty"`
 	Title       string         `json:"title,omitempty"`
 	Destructive *bool          `json:"destructive,omitempty"`
+	// OutputLimit is left out when zero, so that Specs without one keep
+	// the digests they had before the field existed.
+	OutputLimit int `json:"output_limit,omitempty"`
 }
 
 type canonicalArg struct {
@@ -77,4 +83,5 @@ type canonicalArg struct {
 	Default     *string  `json:"default"` // null when the slot has no default
 	Enum        []string `json:"enum"`
 	Pattern     string   `json:"pattern"`
+	Flag        string   `json:"flag,omitempty"` // left out when empty, as OutputLimit
 }

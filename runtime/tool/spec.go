@@ -14,16 +14,31 @@ const (
 	Number ArgType = "number"
 	// Path is a string that must resolve inside the workspace.
 	Path ArgType = "path"
+	// Text is a String that may also hold U+0020 spaces (and no other
+	// white space). It may not stand where the program runs or splits the
+	// word (a code position: package validate refuses it there).
+	Text ArgType = "text"
+	// Boolean is a JSON true or false. Its slot is a whole template word
+	// that becomes the Arg's Flag when true and is dropped when false or
+	// absent.
+	Boolean ArgType = "boolean"
 )
 
-// Valid reports whether t is one of the four slot types.
+// ArgTypes lists the slot types in the order messages and documents give
+// them.
+func ArgTypes() []ArgType { return []ArgType{String, Text, Integer, Number, Path, Boolean} }
+
+// Valid reports whether t is one of the slot types.
 func (t ArgType) Valid() bool {
 	switch t {
-	case String, Integer, Number, Path:
+	case String, Text, Integer, Number, Path, Boolean:
 		return true
 	}
 	return false
 }
+
+// Numeric reports whether t's values are JSON numbers (Integer, Number).
+func (t ArgType) Numeric() bool { return t == Integer || t == Number }
 
 // Spec is a command tool's descriptor: what a *.tool.json file decodes into,
 // what a code-form tool declares as a Go literal and what toolgen emits.
@@ -62,6 +77,11 @@ type Spec struct {
 	// default). It may be set only together with Writes. It is a hint for
 	// clients (MCP's destructiveHint); confinement does not enforce it.
 	Destructive *bool
+	// OutputLimit is how many bytes of the command's output the model sees
+	// at most (head and tail kept, the middle dropped), between 1 and
+	// MaxOutputLimit. The zero value means the kernel's limit: the run's
+	// --output-limit, or kernel.DefaultOutputLimit (2,048).
+	OutputLimit int
 	// Examples are calls with their expected outcome, checked by toolgen check
 	// and compiled into tests by toolgen generate. Optional.
 	Examples []Example
@@ -71,7 +91,7 @@ type Spec struct {
 type Arg struct {
 	// Name is the slot's name, as used in {name} in the template.
 	Name string
-	// Type is one of String, Integer, Number or Path.
+	// Type is one of String, Text, Integer, Number, Path or Boolean.
 	Type ArgType
 	// Description tells the model what to put in the slot.
 	Description string
@@ -87,7 +107,17 @@ type Arg struct {
 	Enum []string
 	// Pattern, when not empty, is an RE2 expression the whole value must match.
 	Pattern string
+	// Flag is what a Boolean slot's word becomes when the value is true: one
+	// option literal such as "-i" or "--ignore-case", checked like template
+	// text. Only a Boolean slot has one (and must). Boolean defaults are
+	// kept as "true" or "false".
+	Flag string
 }
+
+// MaxOutputLimit bounds a Spec's OutputLimit: 1 MiB, about 250,000 tokens,
+// which is already more than most models' whole context; the kernel keeps
+// at most this much of a call's output in memory.
+const MaxOutputLimit = 1 << 20
 
 // Example is one documented call of a tool: Args in, and either the exact
 // argv the call assembles or a substring of the 614 message that rejects it.
