@@ -8,6 +8,8 @@
 package toolgen_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/kerneltest"
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 )
 
 func readFile(t *testing.T, name string) string {
@@ -145,6 +151,41 @@ func TestReadmeFrontDoor(t *testing.T) {
 	for _, doc := range documents(t)[1:] {
 		assert.Contains(t, readme, "]("+filepath.ToSlash(doc)+")", "README does not link %s", doc)
 	}
+}
+
+// TestDocsJSONBlocks: every ```json block of README.md and docs/*.md is
+// JSON (one value, or one value a line, as JSON-RPC and audit lines are),
+// and a block that is a descriptor (it has a "command") is one the
+// validator accepts, examples included, exactly as toolgen check would.
+func TestDocsJSONBlocks(t *testing.T) {
+	blockRE := regexp.MustCompile("(?s)\n```json\n(.*?)\n```\n")
+	descriptors := 0
+	k := kerneltest.New(t, nil)
+	for _, doc := range documents(t) {
+		for i, m := range blockRE.FindAllStringSubmatch(readFile(t, doc), -1) {
+			block := m[1]
+			name := fmt.Sprintf("%s, json block %d", doc, i+1)
+			if !json.Valid([]byte(block)) {
+				for _, line := range strings.Split(block, "\n") {
+					assert.True(t, json.Valid([]byte(line)), "%s: not JSON, nor JSON lines: %s", name, line)
+				}
+				continue
+			}
+			var fields map[string]json.RawMessage
+			if json.Unmarshal([]byte(block), &fields) != nil || fields["command"] == nil {
+				continue
+			}
+			descriptors++
+			spec, _, _, err := validate.Descriptor(name, []byte(block))
+			if !assert.NoError(t, err, "%s is a descriptor toolgen check refuses", name) {
+				continue
+			}
+			b, err := base.New(spec, k)
+			require.NoError(t, err, name)
+			assert.Empty(t, b.CheckExamples(), "%s: its examples do not hold", name)
+		}
+	}
+	assert.GreaterOrEqual(t, descriptors, 2, "the README's and docs/descriptors.md's descriptors")
 }
 
 // TestReadmeCLIReference builds toolgen and checks that the CLI reference

@@ -18,7 +18,8 @@ import (
 // command tries. A confined call may execute its own program, so the
 // helper starts copies of itself where an attacker would start anything.
 //
-//	attack daemon MARKER    double fork + setsid: a sleeper that should die with the call
+//	attack daemon MARKER    double fork + setsid: a sleeper, orphaned in a session of
+//	                        its own, that should die with the call
 //	attack forker N MARKER  start N sleepers at once, print how many started
 //	attack loadlib FILE     map FILE as code (what a loader does with a plugin)
 //	attack connect ADDR     open a TCP connection
@@ -49,12 +50,20 @@ func attackMain() {
 	switch args[0] {
 	case "sleeper":
 		time.Sleep(60 * time.Second)
-	case "daemon":
-		if err := sleeper(args[1], true); err != nil {
+	case "daemon": // the first fork; it waits for the second to leave
+		p, err := os.StartProcess(self, []string{"attack", "daemon-fork", args[1]}, &os.ProcAttr{Files: []*os.File{nil, nil, nil}})
+		if err == nil {
+			_, err = p.Wait()
+		}
+		if err != nil {
 			fmt.Println("daemon: not started:", err)
 			os.Exit(1)
 		}
 		fmt.Println("daemon started")
+	case "daemon-fork": // the second fork: a new session, then its parent exits
+		if err := sleeper(args[1], true); err != nil {
+			os.Exit(1)
+		}
 	case "forker":
 		n, _ := strconv.Atoi(args[1])
 		started := 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -64,6 +65,10 @@ func TestScript(t *testing.T) {
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")
+			// A marker for the processes a script starts, unique to this
+			// run: concurrent runs (two checkouts on one machine) must not
+			// see, or kill, each other's.
+			e.Setenv("MARK", fmt.Sprintf("tg%d-%d", os.Getpid(), rand.Int64()))
 			e.Setenv("HOME", e.WorkDir)
 			// The trust store (toolgen trust) beside $WORK, outside the
 			// workspace as a user's config directory is, one per script.

@@ -135,8 +135,10 @@
 // every other form: working directory locked to the workspace, stdin from
 // /dev/null, a scrubbed environment with each program's configuration forced
 // safe, a timeout that kills the whole process group, and bounded output.
-// ExecTool asks the kernel for the least access (read only, no network),
-// which the kernel's confinement (on by default, kernel.WithConfinement) enforces.
+// ExecTool asks the kernel for the least access (read only, no network; or
+// only the hosts of WithHosts, toolgen --net-allow, through the kernel's
+// egress proxy), which the kernel's confinement (on by default,
+// kernel.WithConfinement) enforces.
 //
 // # What best effort does not cover
 //

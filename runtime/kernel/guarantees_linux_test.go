@@ -91,3 +91,28 @@ func TestHolderLostNeverSilent(t *testing.T) {
 		})
 	}
 }
+
+// TestPrepareWorkspace: a holder started ahead of need is the one the
+// first confined call in that workspace uses, and the call gets the noexec
+// workspace from it.
+func TestPrepareWorkspace(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root needs no holder")
+	}
+	ws := t.TempDir()
+	PrepareWorkspace(ws)
+	k := modeKernel(t, ws, sandbox.Strict)
+	preparedHolders.Lock()
+	_, waiting := preparedHolders.m[k.Workspace()]
+	preparedHolders.Unlock()
+	require.True(t, waiting, "PrepareWorkspace started nothing for %s", k.Workspace())
+	res := mustRun(t, k, "echo", "ran")
+	require.Equal(t, "ran\n", res.Output, res.Text())
+	preparedHolders.Lock()
+	_, waiting = preparedHolders.m[k.Workspace()]
+	preparedHolders.Unlock()
+	assert.False(t, waiting, "the call did not take the prepared holder")
+	echo, err := k.resolve("echo")
+	require.NoError(t, err)
+	assert.Contains(t, k.Guarantees(echo).WorkspaceCode, "mounted noexec")
+}

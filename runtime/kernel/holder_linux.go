@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -145,4 +146,58 @@ func (h *holder) close() {
 	}
 	h.stdin.Close()
 	_ = h.proc.Kill()
+}
+
+// preparedHolders are holders started ahead of need by PrepareWorkspace,
+// by workspace, each taken by the first spawner that needs one there.
+var preparedHolders = struct {
+	sync.Mutex
+	m map[string]chan preparedHolder
+}{m: map[string]chan preparedHolder{}}
+
+type preparedHolder struct {
+	h   *holder
+	err error
+}
+
+// PrepareWorkspace starts, in the background, what the first confined
+// call in dir will need and an ordinary user would otherwise wait for: the
+// holder of dir's noexec mount namespace (a start of the program's own
+// executable). It does nothing as root, where the spawner's thread makes
+// the namespace itself, or when dir cannot be resolved. Like Prepare it is
+// optional and changes nothing of what a call gets: a spawner takes the
+// prepared holder instead of starting one.
+func PrepareWorkspace(dir string) {
+	if os.Geteuid() == 0 {
+		return
+	}
+	ws, err := resolveWorkspace(dir)
+	if err != nil {
+		return
+	}
+	preparedHolders.Lock()
+	defer preparedHolders.Unlock()
+	if _, ok := preparedHolders.m[ws]; ok {
+		return
+	}
+	c := make(chan preparedHolder, 1)
+	preparedHolders.m[ws] = c
+	go func() { // an unrestricted goroutine: startHolder writes the maps
+		h, err := startHolder(ws)
+		c <- preparedHolder{h, err}
+	}()
+}
+
+// takeHolder returns the holder prepared for dir, waiting for it while it
+// starts, or starts one.
+func takeHolder(dir string) (*holder, error) {
+	preparedHolders.Lock()
+	c, ok := preparedHolders.m[dir]
+	delete(preparedHolders.m, dir)
+	preparedHolders.Unlock()
+	if !ok {
+		return startHolder(dir)
+	}
+	p := <-c
+	return p.h, p.err
 }

@@ -61,7 +61,7 @@ type startReq struct {
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := newSpawnerThread(p, d, maxProcs)
 	if s.err == nil && d.Apply && os.Geteuid() != 0 {
-		s.holder, s.noexec = startHolder(p.Workspace)
+		s.holder, s.noexec = takeHolder(p.Workspace)
 	}
 	return s
 }

@@ -1,60 +1,55 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/nanogpt/toolgen/descriptors"
-	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/mcp"
+	"github.com/nanogpt/toolgen/runtime/preset"
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// Generated tools (package descriptors, made by toolgen generate) added to
-// an MCP server of your own in one call; a client then sees their
-// annotations and gets the command's outcome as structured content next to
-// the text. Here the client is in memory; a real one connects over stdio
-// or HTTP.
-func ExampleAddTools() {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "mcp-example")
+// Serve speaks MCP over a stream pair, one JSON-RPC message a line, as
+// toolgen serve does on stdin and stdout. It answers every request it read
+// and returns when its input ends. A rejected argument is a result with
+// isError (the model corrects itself); an unknown tool is a protocol error.
+func ExampleServer_Serve() {
+	ws, err := os.MkdirTemp("", "mcp-example")
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk\nfix the build\n"), 0o644)
-
-	server := sdk.NewServer(&sdk.Implementation{Name: "agent", Version: "1"}, nil)
-	k, _ := kernel.New(dir)
-	tools, _ := descriptors.Tools(k)
-	if err := mcp.AddTools(server, tools...); err != nil {
+	defer os.RemoveAll(ws)
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
-
-	st, ct := sdk.NewInMemoryTransports()
-	ss, _ := server.Connect(ctx, st, nil)
-	defer ss.Close()
-	cs, _ := sdk.NewClient(&sdk.Implementation{Name: "model", Version: "1"}, nil).Connect(ctx, ct, nil)
-	defer cs.Close()
-
-	list, _ := cs.ListTools(ctx, nil)
-	for _, t := range list.Tools {
-		if t.Name == "search_text" {
-			fmt.Println("read-only:", t.Annotations.ReadOnlyHint, "open world:", *t.Annotations.OpenWorldHint)
-		}
+	// sandbox.Off only keeps this example's output the same on kernels
+	// without Landlock (where best-effort adds a note to each result);
+	// leave the default in real use.
+	p, err := preset.New(preset.WithWorkspace(ws), preset.WithOnly("grep_text"), preset.WithConfinement(sandbox.Off))
+	if err != nil {
+		log.Fatal(err)
 	}
-	res, _ := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_text",
-		Arguments: map[string]any{"pattern": "milk", "path": "notes.txt"}})
-	out := res.StructuredContent.(map[string]any)
-	fmt.Println("exit code:", out["exit_code"], "truncated:", out["truncated"])
-	fmt.Print(res.Content[0].(*sdk.TextContent).Text)
+	srv, err := mcp.New(p.Registry, mcp.WithImplementation("toolgen", "example"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"grep_text","arguments":{"pattern":"tw","path":"notes.txt"}}}
+`)
+	var out bytes.Buffer
+	if err := srv.Serve(context.Background(), in, &out); err != nil {
+		log.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	fmt.Println(len(lines), strings.Contains(lines[0], `"serverInfo":{"name":"toolgen","version":"example"}`))
+	fmt.Println(lines[1])
 	// Output:
-	// read-only: true open world: false
-	// exit code: 0 truncated: false
-	// exit: 0
-	// output: 1:buy milk
+	// 2 true
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"exit: 0\noutput: 2:two\n"}],"structuredContent":{"exit_code":0,"output":"2:two\n","truncated":false,"timed_out":false,"limit_reason":""}}}
 }

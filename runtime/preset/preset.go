@@ -43,6 +43,7 @@ type config struct {
 	trust            *trust.Store // trust.go
 	confine          *confinement // sandbox.go
 	exec             []string     // exec.go
+	egress           egressConfig // egress.go
 }
 
 type namedFactory struct {
@@ -168,6 +169,10 @@ func New(opts ...Option) (*Preset, error) {
 	if err != nil {
 		return nil, err
 	}
+	kopts = c.egress.kernelOptions(kopts) // egress.go
+	if err := c.egress.checkExecHosts(c.exec); err != nil {
+		return nil, err
+	}
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
 		return nil, err
@@ -196,7 +201,7 @@ func New(opts ...Option) (*Preset, error) {
 			return nil, err
 		}
 	}
-	if err := p.addExec(c.exec); err != nil { // exec.go
+	if err := p.addExec(c.exec, c.egress.execHosts); err != nil { // exec.go
 		return nil, err
 	}
 	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace, c.trust); err != nil { // last: every other tool is known by now

@@ -11,10 +11,10 @@ import (
 // writes it) of s with its fields in a fixed order: name, description,
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
-// there is none — and pattern), writes, network, then title and destructive,
-// each only when set (so the digests of Specs without them did not change
-// when they were added). Examples are left out: they document a tool without
-// changing what it runs.
+// there is none — and pattern), writes, network, then hosts (in order),
+// title and destructive, each only when set: a Spec without them keeps the
+// digest it had before they existed. Examples are left out: they document a
+// tool without changing what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
 // so the runtime loader can tell a descriptor that is already compiled in
@@ -29,6 +29,7 @@ func Digest(s Spec) string {
 		Arguments:   make([]canonicalArg, len(s.Args)),
 		Writes:      s.Writes,
 		Network:     s.Network,
+		Hosts:       s.Hosts,
 		Title:       s.Title,
 		Destructive: s.Destructive,
 	}
@@ -63,6 +64,7 @@ type canonicalSpec struct {
 	Arguments   []canonicalArg `json:"arguments"`
 	Writes      bool           `json:"writes"`
 	Network     bool           `json:"network"`
+	Hosts       []string       `json:"hosts,omitempty"`
 	Title       string         `json:"title,omitempty"`
 	Destructive *bool          `json:"destructive,omitempty"`
 }
