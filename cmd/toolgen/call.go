@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -21,8 +22,11 @@ var callCmd = &command{
 		"double quotes ('{\"pattern\":\"TODO\"}'); without it, {}. The text goes to stdout: exit: N and output: ...\n" +
 		"when the command ran (exit 0, whatever N is; 1 if it could not start), or error 614: ... when a value\n" +
 		"was rejected and nothing ran (exit 4; invalid JSON included). An unknown tool is exit 2 (3 when a\n" +
-		"descriptor file is broken).",
-	usage: toolFlagsUsage + " " + runFlagsUsage + " NAME 'JSON_ARGS'",
+		"descriptor file is broken).\n\n" +
+		"On a terminal the output is made safe to show: control characters and escape sequences (ESC, CSI,\n" +
+		"OSC, C1 controls, BEL, backspace, CR), bidi and other invisible characters are written as \\uXXXX,\n" +
+		"bytes that are not UTF-8 as \\xNN; newlines and tabs stay. --raw writes the bytes as they are.",
+	usage: toolFlagsUsage + " " + runFlagsUsage + " [--raw] NAME 'JSON_ARGS'",
 	run:   runCall,
 }
 
@@ -40,10 +44,13 @@ type callTarget struct {
 // done=true means the command should return code at once. JSON_ARGS is the
 // model's, so it is not checked here: the tool rejects bad JSON with a 614
 // the model can act on (exit 4), as it does over MCP.
-func resolveCall(c *command, env *cmdEnv, args []string, prepare bool) (target callTarget, code int, done bool) {
+func resolveCall(c *command, env *cmdEnv, args []string, prepare bool, extra ...func(*flag.FlagSet)) (target callTarget, code int, done bool) {
 	var f toolFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
+	for _, reg := range extra {
+		reg(fs)
+	}
 	pos, code, done := c.parse(env, fs, args)
 	if done {
 		return target, code, true
@@ -78,20 +85,28 @@ func resolveCall(c *command, env *cmdEnv, args []string, prepare bool) (target c
 }
 
 func runCall(c *command, env *cmdEnv, args []string) int {
-	target, code, done := resolveCall(c, env, args, true)
+	var raw bool
+	target, code, done := resolveCall(c, env, args, true, func(fs *flag.FlagSet) {
+		fs.BoolVar(&raw, "raw", false, "write the tool's output byte for byte, even to a terminal (by default a terminal gets control and escape sequences escaped)")
+	})
 	if done {
 		return code
 	}
-	t, raw := target.entry.Tool, target.args
+	if raw {
+		rawEnv := *env
+		rawEnv.stdout = env.rawStdout
+		env = &rawEnv
+	}
+	t, jargs := target.entry.Tool, target.args
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	text, err := t.Call(ctx, raw)
+	text, err := t.Call(ctx, jargs)
 	if err != nil {
 		if text != "" {
 			fmt.Fprintln(env.stdout, text)
 		}
 		fmt.Fprintln(env.stdout, err.Error())
-		if hint := jsonArgsHint(c, target.entry.Tool, raw); hint != "" {
+		if hint := jsonArgsHint(c, target.entry.Tool, jargs); hint != "" {
 			fmt.Fprintln(env.stderr, hint)
 		}
 		return exitFor(err)

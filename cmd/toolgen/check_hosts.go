@@ -8,15 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nanogpt/toolgen/internal/descdir"
 	"github.com/nanogpt/toolgen/internal/escape"
-	"github.com/nanogpt/toolgen/internal/regular"
 	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
-
-// maxNoteFile bounds the descriptor files hostNotes reads (as gen's
-// MaxDescriptorSize bounds the loader's).
-const maxNoteFile = 1 << 20
 
 // hostNote is a suggestion of toolgen check: not a problem (the exit code
 // does not change), a place and a message.
@@ -31,19 +27,22 @@ type hostNote struct {
 // no slot in the host): the hosts entries that would let the command reach
 // only those hosts.
 func hostNotes(t checkTarget) []hostNote {
-	var files []string
-	if t.files == nil {
-		files, _ = filepath.Glob(filepath.Join(t.dir, "*"+tool.DescriptorExt))
+	dir, err := descdir.Open(t.dir)
+	if err != nil {
+		return nil // check reported it
 	}
-	for _, f := range t.files {
-		files = append(files, filepath.Join(t.dir, f))
+	defer dir.Close()
+	names := t.files
+	if names == nil {
+		names, _ = dir.Names(tool.DescriptorExt)
 	}
 	var notes []hostNote
-	for _, file := range files {
-		data, _, err := regular.Read(file, maxNoteFile)
+	for _, name := range names {
+		data, _, err := dir.Read(name, descdir.MaxFileSize) // the loader's rule: what it refused gets no note
 		if err != nil {
-			continue // check reported it
+			continue
 		}
+		file := dir.File(name)
 		s, pos, err := tool.DecodeSpec(file, data)
 		if err != nil || !s.Network {
 			continue
@@ -59,7 +58,7 @@ func hostNotes(t checkTarget) []hostNote {
 		}
 		notes = append(notes, hostNote{file: file, line: p.Line, col: p.Col, msg: fmt.Sprintf(
 			`"network": true lets the command reach every host, and its template names %s: `+
-				`"network": {"hosts": [%s]} would let it reach only that`, plural(len(hosts), "this host", "these hosts"),
+				`"network": {"hosts": [%s]} would let it reach only them`, plural(len(hosts), "this host", "these hosts"),
 			strings.Join(quoted, ", "))})
 	}
 	return notes

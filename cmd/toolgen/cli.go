@@ -36,9 +36,12 @@ type command struct {
 }
 
 // cmdEnv is what a command may use: its output streams, and options of
-// the egress proxy (nil in the binary; a test's resolver, runEnv).
+// the egress proxy (nil in the binary; a test's resolver, runEnv). When
+// stdout (or stderr) is a terminal, it is an escape.Writer over it
+// (terminalSafe), and rawStdout is the terminal itself, for call --raw.
 type cmdEnv struct {
 	stdout, stderr io.Writer
+	rawStdout      io.Writer
 	egress         []egress.Option
 }
 
@@ -50,11 +53,19 @@ func commands() []*command {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	return runEnv(&cmdEnv{stdout: stdout, stderr: stderr}, args)
+	env := &cmdEnv{stdout: terminalSafe(stdout), stderr: terminalSafe(stderr), rawStdout: stdout}
+	code := runEnv(env, args)
+	flush(env.stdout)
+	flush(env.stderr)
+	return code
 }
 
-// runEnv is run with its environment given.
+// runEnv is run with its environment given (env.rawStdout may be nil:
+// stdout then).
 func runEnv(env *cmdEnv, args []string) int {
+	if env.rawStdout == nil {
+		env.rawStdout = env.stdout
+	}
 	stdout, stderr := env.stdout, env.stderr
 	if len(args) == 0 {
 		printUsage(stderr)

@@ -29,6 +29,14 @@ func (r testResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
+// hostOf is the hosts entry egressTools gives the tool name.
+func hostOf(name string, port int) string {
+	if name == "fetch_rebind" {
+		return fmt.Sprintf("rebind.test:%d", port)
+	}
+	return fmt.Sprintf("localhost:%d", port)
+}
+
 // egressTools writes the descriptors of issue 23's item 5 into a new tools
 // directory: each names the local server's port in its hosts.
 func egressTools(t *testing.T, port, udpPort int) string {
@@ -43,10 +51,7 @@ func egressTools(t *testing.T, port, udpPort int) string {
 		"lookup":         `getent ahosts example.com`,
 	}
 	for name, command := range tools {
-		host := fmt.Sprintf("localhost:%d", port)
-		if name == "fetch_rebind" {
-			host = fmt.Sprintf("rebind.test:%d", port)
-		}
+		host := hostOf(name, port)
 		desc := fmt.Sprintf(`{"name": %q, "description": "issue 23 item 5", "command": %q, "network": {"hosts": [%q]}}`,
 			name, command, host)
 		if err := os.WriteFile(filepath.Join(dir, name+".tool.json"), []byte(desc), 0o644); err != nil {
@@ -102,7 +107,7 @@ func TestEgressThroughTheCLI(t *testing.T) {
 	}
 	for _, name := range []string{"fetch_local", "fetch_other", "fetch_rebind", "fetch_redirect", "send_udp", "lookup"} {
 		code, out, stderr := call("explain", name, "{}")
-		if code != exitOK || !strings.Contains(out, "network:     only ") || !strings.Contains(out, "through toolgen's egress proxy") {
+		if code != exitOK || !strings.Contains(out, "network:     only "+hostOf(name, port)+", through toolgen's egress proxy") {
 			t.Fatalf("explain %s: exit %d\n%s%s", name, code, out, stderr)
 		}
 	}

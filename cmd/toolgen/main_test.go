@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar (cmp stdout/stderr)")
@@ -62,6 +64,14 @@ func TestScript(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
 			},
+		},
+		// [egress]: the kernel runs a command with network hosts in a
+		// network namespace whose only route out is the egress proxy.
+		Condition: func(cond string) (bool, error) {
+			if cond == "egress" {
+				return kernel.EgressEnforced(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")

@@ -29,7 +29,7 @@ var serveCmd = &command{
 	name:    "serve",
 	summary: "Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr), or over Streamable HTTP with --http.",
 	usage: toolFlagsUsage + " " + runFlagsUsage + " [--watch] [--max-calls N]\n\t" +
-		"[--http ADDR [--token-file FILE] [--stateless] [--allow-origin ORIGIN,...] [--max-sessions N] [--session-timeout DUR] [--shutdown-timeout DUR]]\n\t" +
+		"[--http ADDR [--token-file FILE | --no-token] [--stateless] [--allow-origin ORIGIN,...] [--max-sessions N] [--session-timeout DUR] [--shutdown-timeout DUR]]\n\t" +
 		"[--audit FILE [--audit-redact SLOT,...] [--audit-max-size SIZE] [--audit-keep N]]",
 	run: runServe,
 }
@@ -43,14 +43,24 @@ A client config (e.g. Claude Desktop's mcpServers) runs it as:
 
 With --http ADDR it serves MCP Streamable HTTP at http://ADDR/mcp instead.
 The bearer token comes from --token-file FILE or the environment variable
-TOOLGEN_TOKEN (never from a flag, which ps would show). Without a token the
-server listens on a loopback address only; a non-loopback ADDR without a
-token is a usage error. On SIGTERM it stops taking calls (503), lets the
-running ones finish for --shutdown-timeout, then kills them and exits.
+TOOLGEN_TOKEN (never from a flag, which ps would show). Given neither, a
+loopback ADDR gets a generated token, written (mode 0600) to a file in
+$XDG_RUNTIME_DIR/toolgen/ (else the user's config directory, else a 0700
+directory in the temporary directory) whose path is printed on stderr; the
+file is removed at exit. A non-loopback ADDR without a token is a usage
+error. --no-token serves a loopback ADDR without one, to every local
+account. --http unix:PATH serves on a Unix socket of mode 0600 (only this
+user can connect; no token needed); an existing socket no server answers on
+is replaced, any other file at PATH is refused. On SIGTERM it stops taking
+calls (503), lets the running ones finish for --shutdown-timeout, then kills
+them and exits.
 
 With --audit FILE (or - for stderr) every call is appended to FILE as one
 JSON line before its result is returned; if the line cannot be written the
-call is refused. Summarise a log with "toolgen audit FILE".
+call is refused. When FILE is deleted, renamed or replaced while serving,
+it is opened again (a line says so); each line carries the digest of the
+one before. Summarise a log with "toolgen audit FILE", check its chain with
+"toolgen audit --verify FILE".
 `
 
 // tokenEnv is the environment variable holding the HTTP bearer token.
@@ -60,6 +70,7 @@ const tokenEnv = "TOOLGEN_TOKEN"
 type serveFlags struct {
 	httpAddr        string
 	tokenFile       string
+	noToken         bool
 	stateless       bool
 	maxSessions     int
 	sessionTimeout  time.Duration
@@ -78,8 +89,9 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
 	fs.BoolVar(&f.watch, "watch", false, "reload the descriptors when files in the tools directory change, and tell the client (tools/list_changed)")
-	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port) instead of stdio")
-	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: loopback only)")
+	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port, or unix:PATH for a Unix socket of mode 0600) instead of stdio")
+	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: a generated one, loopback only)")
+	fs.BoolVar(&sf.noToken, "no-token", false, "HTTP on a loopback host:port without a bearer token: every local account can call the tools (default: a generated token)")
 	fs.BoolVar(&sf.stateless, "stateless", false, "HTTP: no server-side sessions, so replicas behind any load balancer serve one fleet (no list_changed)")
 	fs.IntVar(&sf.maxCalls, "max-calls", mcp.DefaultMaxConcurrentCalls, "calls that may run at once (all sessions together); more wait for a free slot")
 	fs.IntVar(&sf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP: sessions open at once; more get 503")
@@ -106,7 +118,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		return c.usageErr(env, "--watch needs a descriptor directory: --tools DIR, or ./tools")
 	}
 	if sf.httpAddr == "" {
-		for _, name := range []string{"token-file", "stateless", "allow-origin", "max-sessions", "session-timeout"} {
+		for _, name := range []string{"token-file", "no-token", "stateless", "allow-origin", "max-sessions", "session-timeout"} {
 			if flagSet(fs, name) {
 				return c.usageErr(env, "--%s needs --http ADDR", name)
 			}
@@ -134,6 +146,9 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 			return c.usageErr(env, "%v", err)
 		}
 		warnTokenFile(env, sf.tokenFile, f.workspace)
+		if sf.noToken && token != "" {
+			return c.usageErr(env, "--no-token, but a token is given (--token-file or $%s): choose one", tokenEnv)
+		}
 		if err := checkListenAddr(sf.httpAddr, token != ""); err != nil {
 			return c.usageErr(env, "%v", err)
 		}
@@ -272,6 +287,12 @@ func warnTokenFile(env *cmdEnv, file, workspace string) {
 // checkListenAddr refuses an address that is not host:port, and a
 // non-loopback one when there is no token.
 func checkListenAddr(addr string, haveToken bool) error {
+	if path, ok := socketPath(addr); ok {
+		if path == "" {
+			return fmt.Errorf("--http unix:: want unix:PATH, such as unix:/run/user/1000/toolgen.sock")
+		}
+		return nil
+	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: want host:port, such as 127.0.0.1:8080 (%v)", addr, err)
@@ -295,11 +316,12 @@ func isLoopbackHost(host string) bool {
 // gracefully: no new calls, running calls get sf.shutdownTimeout, then are
 // killed; sessions and connections are closed.
 func serveHTTP(ctx context.Context, env *cmdEnv, srv *mcp.Server, sf serveFlags, token string) int {
-	ln, err := net.Listen("tcp", sf.httpAddr)
+	ln, where, auth, cleanup, err := listenHTTP(env, sf, &token)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
 	}
+	defer cleanup()
 	var origins []string
 	for _, o := range strings.Split(sf.allowOrigins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -315,11 +337,7 @@ func serveHTTP(ctx context.Context, env *cmdEnv, srv *mcp.Server, sf serveFlags,
 	if sf.stateless {
 		mode = "stateless"
 	}
-	auth := "bearer token required"
-	if token == "" {
-		auth = "no token: loopback only"
-	}
-	fmt.Fprintf(env.stderr, "toolgen serve: listening on http://%s/mcp (%s; %s)\n", ln.Addr(), auth, mode)
+	fmt.Fprintf(env.stderr, "toolgen serve: listening on %s (%s; %s)\n", where, auth, mode)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -342,6 +360,45 @@ func serveHTTP(ctx context.Context, env *cmdEnv, srv *mcp.Server, sf serveFlags,
 	}
 	<-served
 	return exitOK
+}
+
+// listenHTTP listens where sf.httpAddr says: a Unix socket of mode 0600
+// (unix:PATH), or a TCP address, with a token generated into *token when
+// none was given and --no-token was not. It returns the listener, where
+// it serves and how it authenticates (for the "listening on" line), and
+// what to clean up at exit (the socket, the token file).
+func listenHTTP(env *cmdEnv, sf serveFlags, token *string) (ln net.Listener, where, auth string, cleanup func(), err error) {
+	if path, ok := socketPath(sf.httpAddr); ok {
+		ln, remove, err := listenUnix(path)
+		if err != nil {
+			return nil, "", "", nil, err
+		}
+		auth = "socket mode 0600: this user only"
+		if *token != "" {
+			auth += "; bearer token required"
+		}
+		return ln, unixPrefix + path, auth, func() { ln.Close(); remove() }, nil
+	}
+	ln, err = net.Listen("tcp", sf.httpAddr)
+	if err != nil {
+		return nil, "", "", nil, err
+	}
+	where = "http://" + ln.Addr().String() + "/mcp"
+	switch {
+	case *token != "":
+		return ln, where, "bearer token required", func() {}, nil
+	case sf.noToken:
+		return ln, where, "no token (--no-token): every local account can call", func() {}, nil
+	}
+	t, path, remove, err := generatedToken()
+	if err != nil {
+		ln.Close()
+		return nil, "", "", nil, fmt.Errorf("%v; give --token-file FILE, or --no-token to serve without one", err)
+	}
+	*token = t
+	fmt.Fprintf(env.stderr, "toolgen serve: generated a bearer token, in %s (mode 0600, removed at exit); "+
+		"clients send Authorization: Bearer <the file's content>\n", path)
+	return ln, where, "bearer token required: generated, in " + path, remove, nil
 }
 
 // openAudit opens the audit log sf asks for.

@@ -614,7 +614,15 @@ type httpServer struct {
 // to its environment and waits until it listens.
 func startHTTP(t *testing.T, bin string, env []string, args ...string) *httpServer {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	return startServeHTTP(t, bin, env, append([]string{"--http", "127.0.0.1:0"}, args...)...)
+}
+
+// startServeHTTP starts "toolgen serve ARGS" (ARGS hold --http) with env
+// added to its environment and waits until it listens; endpoint is what
+// follows "listening on" (http://HOST:PORT/mcp, or unix:PATH).
+func startServeHTTP(t *testing.T, bin string, env []string, args ...string) *httpServer {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	s := &httpServer{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = s.stderr
@@ -852,7 +860,7 @@ func testHTTPOrigin(t *testing.T, bin string) {
 
 func testHTTPWatch(t *testing.T, bin string) {
 	ws, tools := e2eDirs(t)
-	s := startHTTP(t, bin, nil, "--tools", tools, "--workspace", ws, "--watch")
+	s := startHTTP(t, bin, nil, "--no-token", "--tools", tools, "--workspace", ws, "--watch")
 	if !strings.Contains(s.stderr.String(), "no token: loopback only") {
 		t.Errorf("stderr does not say it listens on loopback only:\n%s", s.stderr)
 	}
@@ -941,7 +949,7 @@ func testHTTPReplicas(t *testing.T, bin string) {
 
 func testHTTPSigterm(t *testing.T, bin string) {
 	ws, tools := e2eDirs(t)
-	s := startHTTP(t, bin, nil, "--tools", tools, "--workspace", ws, "--shutdown-timeout", "1500ms")
+	s := startHTTP(t, bin, nil, "--no-token", "--tools", tools, "--workspace", ws, "--shutdown-timeout", "1500ms")
 	cs, err := connectHTTP(t, s.endpoint, "", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1017,7 +1025,7 @@ func childrenOf(pid int) []string {
 func testHTTP1000Calls(t *testing.T, bin string) {
 	ws := t.TempDir()
 	log := filepath.Join(t.TempDir(), "audit.jsonl")
-	s := startHTTP(t, bin, nil, "--workspace", ws, "--audit", log, "--audit-max-size", "64K", "--audit-keep", "100")
+	s := startHTTP(t, bin, nil, "--no-token", "--workspace", ws, "--audit", log, "--audit-max-size", "64K", "--audit-keep", "100")
 	pid := s.cmd.Process.Pid
 	round := func(clients, per int) int {
 		var good atomic.Int64

@@ -20,7 +20,7 @@ const (
 // OddText is the tool odd_text, generated from odd_text.tool.json:
 // Descriptions are the author's text: a */ does not end a // comment,
 // go:generate rm -rf / on its own line is no directive,
-// //line x.go:1 is none either, and bidi \u202e controls \u2066 show as escapes; tabs become spaces; "quotes", `backquotes` and \ backslashes stay exact in the literal.
+// //line x.go:1 is none either, and control \x1b[31m characters \u0085 show as escapes; tabs become spaces; "quotes", `backquotes` and \ backslashes stay exact in the literal.
 //
 // Template (no shell; a slot's value never splits a word):
 //
@@ -33,13 +33,13 @@ const (
 type OddText = base.Typed[OddTextArgs]
 
 // OddTextDigest is tool.Digest of odd_text's Spec (see Digests).
-const OddTextDigest = "sha256:fbbbd487efdf5e06546194bf7193afef0dbbb74e08ad12ef6efb597ef8539a2f"
+const OddTextDigest = "sha256:f7e2a4a38dc8c3b474ab58d0f6c392914aed7a9af989b07e286700d5494e9a18"
 
 // OddTextSpec returns the Spec of odd_text, as written in odd_text.tool.json.
 func OddTextSpec() tool.Spec {
 	return tool.Spec{
 		Name:        "odd_text",
-		Description: "Descriptions are the author's text: a */ does not end a // comment,\ngo:generate rm -rf / on its own line is no directive,\r\n//line x.go:1 is none either, and bidi \u202e controls \u2066 show as escapes; tabs\tbecome spaces; \"quotes\", `backquotes` and \\ backslashes stay exact in the literal.",
+		Description: "Descriptions are the author's text: a */ does not end a // comment,\ngo:generate rm -rf / on its own line is no directive,\r\n//line x.go:1 is none either, and control \x1b[31m characters \u0085 show as escapes; tabs\tbecome spaces; \"quotes\", `backquotes` and \\ backslashes stay exact in the literal.",
 		Command:     "grep -e {pattern} -- {path}",
 		Args: []tool.Arg{
 			{

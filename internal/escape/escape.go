@@ -13,8 +13,9 @@ import (
 	"unicode/utf8"
 )
 
-// Unprintable returns s with every rune that is not printable written as its
-// Go escape (\n, \x1b, \u202e) and every byte that is not UTF-8 as \xNN,
+// Unprintable returns s with every rune that is not printable, or that is
+// printable but drawn as nothing (DefaultIgnorable: U+034F, U+3164 …),
+// written as its Go escape (\n, \x1b, \u202e, \u3164) and every byte that is not UTF-8 as \xNN,
 // except the runes of keep, written as they are (a tab where it separates
 // nothing). s comes back as it is when nothing needs escaping.
 func Unprintable(s, keep string) string {
@@ -47,5 +48,33 @@ func Unprintable(s, keep string) string {
 
 // shown reports whether r is written as it is.
 func shown(r rune, keep string) bool {
-	return r != utf8.RuneError && (unicode.IsPrint(r) || strings.ContainsRune(keep, r))
+	return r != utf8.RuneError && (unicode.IsPrint(r) && !DefaultIgnorable(r) || strings.ContainsRune(keep, r))
+}
+
+// DefaultIgnorable reports whether r is a Unicode default-ignorable code
+// point (DerivedCoreProperties' Default_Ignorable_Code_Point): a character a
+// renderer draws as nothing — the format characters (category Cf: zero-width
+// spaces and joiners, bidi controls, U+FEFF, the tags U+E0001 and
+// U+E0020–U+E007F, the musical formatting U+1D173–U+1D17A), the variation
+// selectors (U+180B–U+180D, U+180F, U+FE00–U+FE0F, U+E0100–U+E01EF), the
+// combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160,
+// U+3164 and U+FFA0, U+17B4 and U+17B5, and the unassigned rest of
+// U+E0000–U+E0FFF. As in the property's derivation, white space and the
+// visible format characters are left out: the interlinear annotation
+// characters U+FFF9–U+FFFB, the Egyptian hieroglyph format controls
+// U+13430–U+1343F and the prepended concatenation marks (U+0600–U+0605 …).
+func DefaultIgnorable(r rune) bool {
+	switch {
+	case r < 0x00AD:
+		return false
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
+		return true
+	case r >= 0xE0000 && r <= 0xE0FFF:
+		return true
+	case !unicode.Is(unicode.Cf, r), unicode.Is(unicode.White_Space, r):
+		return false
+	case r >= 0xFFF9 && r <= 0xFFFB, r >= 0x13430 && r <= 0x1343F:
+		return false
+	}
+	return !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
 }

@@ -52,7 +52,7 @@ func CheckBinary(bin, workspace string, lookPath func(string) (string, error), o
 		}
 		p = found
 	}
-	key := passKey{path: p, workspace: workspace, list: o.deny.key}
+	key := passKey{path: p, workspace: workspace, list: o.deny.Key()}
 	if passedRecently(key) {
 		return nil
 	}

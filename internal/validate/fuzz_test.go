@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/nanogpt/toolgen/internal/escape"
 	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -81,7 +82,7 @@ func rejectedIn(s string) rune {
 	for _, r := range s {
 		switch {
 		case r < 0x20, r >= 0x7f && r <= 0x9f, strings.ContainsRune(operators, r),
-			unicode.Is(unicode.White_Space, r), unicode.Is(unicode.Cf, r):
+			unicode.Is(unicode.White_Space, r), unicode.Is(unicode.Cf, r), escape.DefaultIgnorable(r):
 			return r
 		}
 	}

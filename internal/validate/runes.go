@@ -7,6 +7,9 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/unicode/runenames"
+
+	"github.com/nanogpt/toolgen/internal/escape"
+	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 // operators are the ASCII characters no slot value or template may hold.
@@ -41,6 +44,7 @@ const (
 	reasonOperator = "shell operator and quote characters (' \" ` ; | & $ < >) are rejected"
 	reasonUSpace   = "Unicode white space is rejected; to pass text with spaces, write it to a file and pass the file's path"
 	reasonFormat   = "invisible format characters (zero-width, bidi controls) are rejected"
+	reasonIgnored  = "invisible characters (Unicode default-ignorable: combining grapheme joiner, Hangul fillers, variation selectors, tags) are rejected"
 )
 
 // badRune describes the first rejected character of a string.
@@ -63,7 +67,7 @@ func (b badRune) message() string {
 // describeRune names r as U+XXXX NAME, quoting printable characters.
 func describeRune(r rune) string {
 	name := RuneName(r)
-	if unicode.IsPrint(r) && !unicode.IsSpace(r) {
+	if unicode.IsPrint(r) && !unicode.IsSpace(r) && !escape.DefaultIgnorable(r) {
 		return fmt.Sprintf("%q (U+%04X %s)", r, r, name)
 	}
 	return fmt.Sprintf("U+%04X %s", r, name)
@@ -182,8 +186,33 @@ func plainReason(r rune) string {
 		return reasonUSpace
 	case unicode.Is(unicode.Cf, r):
 		return reasonFormat
+	case escape.DefaultIgnorable(r):
+		return reasonIgnored
 	}
 	return ""
+}
+
+// FirstInvisible returns the byte offset and the first default-ignorable
+// code point of s (escape.DefaultIgnorable), or -1 when s has none.
+func FirstInvisible(s string) (int, rune) {
+	for i, r := range s {
+		if r >= 0xAD && escape.DefaultIgnorable(r) {
+			return i, r
+		}
+	}
+	return -1, 0
+}
+
+// invisibleError is the 613 for descriptor text (a description, a pattern)
+// holding an invisible code point, or nil.
+func invisibleError(field, what, s string) error {
+	i, r := FirstInvisible(s)
+	if i < 0 {
+		return nil
+	}
+	return tool.SpecErrorf(field, "%s holds the invisible character U+%04X %s at byte offset %d: a reviewer cannot see it, "+
+		"so the text read is not the text served; remove it (or write it as an escape where the syntax has one)",
+		what, r, RuneName(r), i)
 }
 
 // holdsRejected reports whether s holds a character rejected by the rules

@@ -66,6 +66,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	}
 	add(checkName("name", "tool", s.Name))
 	add(checkDescription(&o, "description", "", s.Description, "what the tool does"))
+	add(invisibleError("description", "the description", s.Description))
 	errs = append(errs, checkHints(s)...)
 	t, err := ParseTemplate(s.Command)
 	add(err)
@@ -152,6 +153,8 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 	}
 	add(checkName(field, "slot", a.Name))
 	add(checkDescription(o, field+".description", fmt.Sprintf("slot %q: ", a.Name), a.Description, "what to put in it"))
+	add(invisibleError(field+".description", fmt.Sprintf("slot %q: the description", a.Name), a.Description))
+	add(invisibleError(field+".pattern", fmt.Sprintf("slot %q: the pattern", a.Name), a.Pattern))
 	if a.Required && a.HasDefault {
 		add(tool.SpecErrorf(field+".default", "slot %q: a required slot cannot have a default", a.Name))
 	}

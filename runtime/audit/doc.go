@@ -23,7 +23,8 @@
 // (the kernel's note, e.g. that it ran unconfined), exit, duration_ms (the
 // whole call), output_bytes (returned to the model) and omitted_bytes
 // (dropped from the middle), truncated, timed_out, killed (the process group
-// was killed: timeout or cancellation).
+// was killed: timeout or cancellation), and prev (the chain, below). A line
+// about the log itself has event and detail instead of a call's fields.
 //
 // # Redaction
 //
@@ -52,4 +53,25 @@
 // wrapped tool is refused without running, with an error saying why. The call
 // whose record could not be written had already run: its result is withheld
 // and the model gets that error instead.
+//
+// The log follows its path: before each call (Log.Err) and each write it
+// checks that the path still names the open file (device and inode). When
+// the file was deleted, renamed (rotated by another program) or replaced,
+// the path is opened again and a line with event "reopened" says what
+// happened; while the path cannot be opened, calls are refused without
+// running (not for good: the next call tries again).
+//
+// # Every line valid UTF-8, every line chained
+//
+// String fields are valid UTF-8 (encoding/json); arguments that hold bytes
+// that are not UTF-8 go to args_text with each such byte as \xNN and each
+// backslash doubled. Each line's prev is the digest of the line before it
+// ("sha256:" and the hex SHA-256 of its bytes, newline excluded; 64 zeros on
+// a log's first line), across rotations, reopenings and restarts on the same
+// file (Open reads the last line's digest; a torn last line is ended with a
+// newline first). Verify walks the chain of a log's files and names the
+// first edited, removed, inserted or reordered line; lines of an older
+// toolgen, without prev, are counted apart. The chain has no key: it shows
+// a change to anyone who kept the digest of a later line (Verification.Head)
+// or the lines themselves elsewhere.
 package audit

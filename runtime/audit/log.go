@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults of Options.
@@ -42,10 +43,13 @@ type Log struct {
 	mu    sync.Mutex
 	w     io.Writer // f, or the stream
 	f     *os.File  // nil for a stream
+	id    fileID    // f's device and inode, to tell whether path still names it
 	size  int64
 	seq   uint64
+	last  string // digest of the last line written (the next line's prev)
 	dirty bool
 	err   error // sticky: the log is broken
+	lost  error // path names no file that can be opened: calls wait for it (not sticky)
 	buf   bytes.Buffer
 	enc   *json.Encoder
 
@@ -68,6 +72,10 @@ func Open(path string, opts Options) (*Log, error) {
 		return nil, err
 	}
 	l := &Log{path: path, opts: opts, w: f, f: f, size: size}
+	if err := l.adopt(f, size); err != nil {
+		f.Close()
+		return nil, err
+	}
 	l.init()
 	if opts.SyncInterval > 0 {
 		l.stop, l.done = make(chan struct{}), make(chan struct{})
@@ -89,8 +97,46 @@ func (l *Log) init() {
 	l.enc.SetEscapeHTML(false)
 }
 
+// fileID identifies a file: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(st os.FileInfo) fileID {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return fileID{uint64(sys.Dev), sys.Ino}
+	}
+	return fileID{}
+}
+
+// adopt makes f (size bytes) the open file: its identity, and the digest
+// of its last line, which the next line's prev continues from (a log
+// restarted on the same file keeps one chain). A last line without its
+// newline (a write torn by a crash) is ended first, so the next record
+// starts a line of its own; the torn line stays, and --verify shows it.
+// Called with mu held, or before the log is shared.
+func (l *Log) adopt(f *os.File, size int64) error {
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	digest, complete, err := lastLine(f, size)
+	if err != nil {
+		return fmt.Errorf("audit: reading the last line of %s: %w", l.path, err)
+	}
+	if !complete {
+		if _, err := f.Write([]byte("\n")); err != nil {
+			return fmt.Errorf("audit: ending the torn last line of %s: %w", l.path, err)
+		}
+		size++
+	}
+	if digest != "" {
+		l.last = digest
+	}
+	l.f, l.w, l.size, l.id = f, f, size, idOf(st)
+	return nil
+}
+
 func openAppend(path string, excl bool) (*os.File, int64, error) {
-	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	flags := os.O_RDWR | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	if excl {
 		flags |= os.O_EXCL
 	}
@@ -120,30 +166,126 @@ func openAppend(path string, excl bool) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
-// Err returns the error that broke the log, or nil while records can be
-// written.
+// Err returns the error that broke the log, or the one that keeps it from
+// being written now (its path names no file that can be opened: see
+// Write), or nil while records can be written. Like Write, it first checks
+// that the path still names the open file, and reopens it when not, so a
+// call asked about before it runs is refused rather than run unrecorded.
 func (l *Log) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.err
+	if l.err == nil && l.f != nil {
+		l.checkPath()
+	}
+	if l.err != nil {
+		return l.err
+	}
+	return l.lost
 }
 
-// Write numbers r (r.Seq), encodes it and appends it as one line, rotating
-// the file first when needed. An error breaks the log for good (see Err).
+// Write numbers r (r.Seq), links it to the line before (r.Prev), encodes
+// it and appends it as one line, rotating the file first when needed.
+//
+// Before each write it checks that the log's path still names the open
+// file (the same device and inode). When the file was deleted, renamed
+// (rotated by another program) or replaced, it opens the path again
+// (creating the file), writes a line saying what happened (event
+// "reopened"), and then the record: no record goes to a file nobody can
+// find. When the path cannot be opened, the record is not written and
+// Write and Err return why, until a later call can open it. Any other
+// error breaks the log for good (see Err).
 func (l *Log) Write(r *Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {
 		return l.err
 	}
+	if l.f != nil {
+		if err := l.checkPath(); err != nil {
+			return err
+		}
+	}
+	return l.write(r)
+}
+
+// checkPath reopens the log when its path no longer names the open file,
+// and writes the line saying so. Called with mu held.
+func (l *Log) checkPath() error {
+	var sys syscall.Stat_t
+	err := syscall.Lstat(l.path, &sys) // no os.FileInfo: this runs twice per call
+	if err != nil {
+		err = &os.PathError{Op: "lstat", Path: l.path, Err: err}
+	}
+	now := fileID{uint64(sys.Dev), sys.Ino}
+	if err == nil && now == l.id && l.lost == nil {
+		return nil
+	}
+	var what string
+	switch {
+	case err == nil && now == l.id:
+		what = "back" // lost before, and the same file is there again
+	case errors.Is(err, os.ErrNotExist):
+		what = "renamed or moved away"
+		if fst, ferr := l.f.Stat(); ferr == nil {
+			if sys, ok := fst.Sys().(*syscall.Stat_t); ok && sys.Nlink == 0 {
+				what = "deleted"
+			}
+		}
+	case err != nil:
+		l.lost = fmt.Errorf("audit: %s: %w; no call runs until the log can be written", l.path, err)
+		return l.lost
+	default:
+		what = "replaced by another file"
+	}
+	if l.lost == nil || what != "back" {
+		f, size, err := openAppend(l.path, false)
+		if err != nil {
+			l.lost = fmt.Errorf("audit: the log file %s was %s and cannot be opened again: %w; no call runs until it can", l.path, what, err)
+			return l.lost
+		}
+		old := l.f
+		if err := l.adopt(f, size); err != nil {
+			f.Close()
+			l.lost = err
+			return err
+		}
+		if old != nil && old != f {
+			old.Sync()
+			old.Close()
+		}
+	}
+	detail := fmt.Sprintf("%s was %s while the log was open; reopened at the path", l.path, what)
+	if what == "back" {
+		detail = fmt.Sprintf("%s could not be reached for a while; the same file is there again", l.path)
+	}
+	if l.lost != nil {
+		detail += fmt.Sprintf(" (until then the calls were refused: %v)", l.lost)
+	}
+	if what == "deleted" {
+		detail += "; the lines written before are gone with the deleted file (prev is the digest of the last)"
+	}
+	l.lost = nil
+	return l.write(&Record{Time: time.Now().UTC().Format(time.RFC3339Nano), Event: "reopened", Detail: detail})
+}
+
+// write numbers, links, encodes and appends r. Called with mu held.
+func (l *Log) write(r *Record) error {
 	l.seq++
 	r.Seq = l.seq
+	r.Prev = l.last
+	if r.Prev == "" {
+		r.Prev = genesis
+	}
 	l.buf.Reset()
 	if err := l.enc.Encode(r); err != nil {
 		l.seq--
 		return fmt.Errorf("audit: encoding a record: %w", err) // the record, not the log, is bad
 	}
 	line := l.buf.Bytes()
+	if !utf8.Valid(line) { // the encoder makes strings valid; a rawJSON could slip through
+		l.seq--
+		return errors.New("audit: a record is not valid UTF-8; it was not written")
+	}
 	if l.f != nil && l.opts.MaxSize > 0 && l.size > 0 && l.size+int64(len(line)) > l.opts.MaxSize {
 		if err := l.rotate(); err != nil {
 			return l.fail(err)
@@ -157,6 +299,7 @@ func (l *Log) Write(r *Record) error {
 	if err != nil {
 		return l.fail(fmt.Errorf("audit: writing %s: %w", l.name(), err))
 	}
+	l.last = lineDigest(line[:len(line)-1])
 	if l.f != nil {
 		if l.opts.SyncInterval < 0 {
 			if err := l.f.Sync(); err != nil {
@@ -204,8 +347,8 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	l.f, l.w, l.size, l.dirty = f, f, size, false
-	return nil
+	l.dirty = false
+	return l.adopt(f, size)
 }
 
 func (l *Log) syncLoop() {

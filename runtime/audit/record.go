@@ -32,6 +32,15 @@ type Record struct {
 	Truncated    bool     `json:"truncated,omitempty"`
 	TimedOut     bool     `json:"timed_out,omitempty"`
 	Killed       bool     `json:"killed,omitempty"`
+	// Event, on a line that records no call, says what happened to the
+	// log itself ("reopened"), and Detail how.
+	Event  string `json:"event,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	// Prev is the digest of the line before this one in the log
+	// ("sha256:" and 64 hex digits of its bytes, newline excluded), across
+	// rotations, reopenings and restarts on the same file; "sha256:" and 64
+	// zeros on the first line of a log. Set by Log.Write.
+	Prev string `json:"prev,omitempty"`
 }
 
 // rawJSON is JSON kept as the model sent it (encoding/json compacts it on

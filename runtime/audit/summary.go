@@ -25,6 +25,9 @@ type Summary struct {
 	// Gaps counts places where seq jumps forward by more than one (a record
 	// missing: lost or removed); a drop back to 1 is a new server, not a gap.
 	Gaps int `json:"gaps"`
+	// Events are the lines about the log itself (event "reopened": its
+	// file was deleted, renamed or replaced while serving), in log order.
+	Events []Record `json:"events,omitempty"`
 	// Tools holds the calls per tool, by name.
 	Tools map[string]*ToolStats `json:"tools"`
 	// Refusals counts refused calls by rule: 613s and 614s, and the calls
@@ -71,7 +74,13 @@ func Summarize(r io.Reader, top int) (*Summary, error) {
 			continue
 		}
 		var rec Record
-		if tooLong || json.Unmarshal(line, &rec) != nil || rec.Tool == "" || rec.Seq == 0 {
+		bad := tooLong || json.Unmarshal(line, &rec) != nil || rec.Seq == 0
+		if !bad && rec.Tool == "" && rec.Event != "" {
+			last = rec.Seq
+			s.Events = append(s.Events, rec)
+			continue
+		}
+		if bad || rec.Tool == "" {
 			s.BadLines++
 			if len(s.BadLineNos) < 10 {
 				s.BadLineNos = append(s.BadLineNos, n)
@@ -166,6 +175,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	if s.Gaps > 0 {
 		fmt.Fprintf(tw, "   sequence gaps (records missing): %d", s.Gaps)
+	}
+	for _, e := range s.Events {
+		fmt.Fprintf(tw, "\nlog %s at %s: %s", cell(e.Event), cell(e.Time), cell(e.Detail))
 	}
 	fmt.Fprintf(tw, "\n\ncalls per tool:\nTOOL\tCALLS\tREFUSED\tFAILED\tEXIT≠0\tMEAN MS\n")
 	names := make([]string, 0, len(s.Tools))

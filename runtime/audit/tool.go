@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -166,6 +167,11 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 	case len(trimmed) == 0:
 	case json.Valid(trimmed):
 		rec.Args, rec.Redacted, secrets = a.redactArgs(trimmed)
+		if !utf8.Valid(rec.Args) { // JSON whose strings hold bytes that are not UTF-8
+			rec.ArgsText, rec.Args = escapeInvalid(rec.Args), nil
+		}
+	case !utf8.Valid(args):
+		rec.ArgsText = escapeInvalid(args)
 	default:
 		rec.ArgsText = string(args)
 	}
@@ -198,6 +204,26 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 	}
 	_ = text
 	return rec
+}
+
+// escapeInvalid returns b as text that is valid UTF-8 and from which b can
+// be read back: each byte that is not UTF-8 as \xNN, and each backslash
+// doubled (so that a \xNN the model sent stays apart from an escaped byte).
+func escapeInvalid(b []byte) string {
+	var out strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&out, "\\x%02x", b[0])
+		case r == '\\':
+			out.WriteString(`\\`)
+		default:
+			out.Write(b[:n])
+		}
+		b = b[n:]
+	}
+	return out.String()
 }
 
 const redactedValue = `"[redacted]"`

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -60,7 +61,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = k.WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
+	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	for i, a := range spec.Args {
 		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
@@ -148,4 +149,14 @@ func cloneSpec(s tool.Spec) tool.Spec {
 		s.Destructive = &d
 	}
 	return s
+}
+
+// withPrograms returns k with package programs' hook when k has none, so
+// that a tool built on a bare kernel.New still runs git, curl and the rest
+// with their configuration forced safe (the preset's kernels have it).
+func withPrograms(k *kernel.Kernel) *kernel.Kernel {
+	if k.Programs() == nil {
+		return k.WithPrograms(programs.Hook{})
+	}
+	return k
 }

@@ -206,3 +206,21 @@ func TestCallRunsAndReportsNotFound(t *testing.T) {
 	assert.True(t, errors.Is(err, kernel.ErrNotFound), "%v", err)
 	assert.Contains(t, out, "exit: 127")
 }
+
+// TestBareKernelGetsPrograms: a tool built on a bare kernel.New (no
+// preset) runs git with its configuration forced safe all the same: New
+// gives the kernel package programs' hook when it has none.
+func TestBareKernelGetsPrograms(t *testing.T) {
+	k := workspace(t, nil)
+	require.Nil(t, k.Programs())
+	b, err := base.New(tool.Spec{Name: "git_log", Description: "log", Command: "git log --oneline"}, k)
+	if err != nil {
+		t.Skipf("git: %v", err)
+	}
+	require.NotNil(t, b.Kernel().Programs())
+	git, err := k.LookPath("git")
+	require.NoError(t, err)
+	env := strings.Join(b.Kernel().ChildEnv([]string{git, "log"}), "\n")
+	assert.Contains(t, env, "GIT_CONFIG_GLOBAL=/dev/null")
+	assert.Contains(t, env, "GIT_PAGER=cat")
+}

@@ -62,7 +62,7 @@
 // At most MaxConns client connections at a time; a request head within
 // HeadTimeout (the same for a kept-alive connection's next request);
 // resolving and connecting within DialTimeout; a response head within
-// ResponseTimeout. Bodies and tunnels are streamed with fixed buffers; they
+// ResponseTimeout and MaxResponseHeadBytes. Bodies and tunnels are streamed with fixed buffers; they
 // last until either side closes or the listener is closed, which ends every
 // connection the proxy opened. Serve's caller bounds the whole: toolgen's
 // kernel closes the listener when the call ends.

@@ -108,7 +108,8 @@ func (p *Proxy) Serve(ln net.Listener) error {
 		return nil
 	}
 	defer p.untrack(ln)
-	s := &session{proxy: p, conns: map[net.Conn]struct{}{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &session{proxy: p, conns: map[net.Conn]struct{}{}, ctx: ctx, cancel: cancel}
 	var err error
 	for {
 		var c net.Conn
@@ -189,6 +190,8 @@ func (p *Proxy) refuse(line string) {
 // connections opened for them, all closed when it ends.
 type session struct {
 	proxy  *Proxy
+	ctx    context.Context // ends when the session closes: lookups and dials stop
+	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -214,6 +217,7 @@ func (s *session) remove(c net.Conn) {
 }
 
 func (s *session) closeAll() {
+	s.cancel()
 	s.mu.Lock()
 	s.closed = true
 	for c := range s.conns {

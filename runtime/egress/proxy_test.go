@@ -454,3 +454,122 @@ func TestNewRefusesBadEntries(t *testing.T) {
 		t.Errorf("New: %v", err)
 	}
 }
+
+// blockingResolver answers only when its context ends.
+type blockingResolver struct{ started chan struct{} }
+
+func (r blockingResolver) LookupNetIP(ctx context.Context, _, host string) ([]netip.Addr, error) {
+	close(r.started)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestCloseStopsLookups: closing the listener ends a request waiting for a
+// resolver (or a dial) at once, not after DialTimeout: the kernel waits for
+// Serve to return at the end of every call.
+func TestCloseStopsLookups(t *testing.T) {
+	res := blockingResolver{started: make(chan struct{})}
+	p, err := New([]string{"slow.example:80"}, WithResolver(res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Serve(ln) }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "CONNECT slow.example:80 HTTP/1.1\r\n\r\n")
+	<-res.started
+	start := time.Now()
+	ln.Close()
+	select {
+	case <-done:
+		if d := time.Since(start); d > DialTimeout/2 {
+			t.Errorf("Serve took %v to return", d)
+		}
+	case <-time.After(DialTimeout + 5*time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
+
+// TestMaxConns: connections beyond MaxConns are answered 503 and closed;
+// once one ends, a new one is served.
+func TestMaxConns(t *testing.T) {
+	h := newHarness(t, []string{"localhost:1"}, nil)
+	var idle []net.Conn
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	for range MaxConns {
+		c, err := net.Dial("tcp", h.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+	}
+	// Accepted in the order they came: the next one finds every slot taken.
+	resp := h.exchange("CONNECT localhost:2 HTTP/1.1\r\n\r\n", 1)
+	if len(resp) != 1 || resp[0].StatusCode != 503 {
+		t.Fatalf("connection %d: %v, want a 503", MaxConns+1, resp)
+	}
+	idle[0].Close()
+	idle = idle[1:]
+	for deadline := time.Now().Add(10 * time.Second); ; { // the proxy sees the close in its own time
+		resp = h.exchange("CONNECT localhost:2 HTTP/1.1\r\n\r\n", 1)
+		if len(resp) == 1 && resp[0].StatusCode == 403 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after one closed: %v, want the request judged (403)", resp)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestUpstreamHeadBounded: an allowed host that sends an endless response
+// head gets a 502 once it passes MaxResponseHeadBytes; the proxy does not
+// keep reading it.
+func TestUpstreamHeadBounded(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	sent := make(chan int64, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		bufio.NewReader(c).ReadString('\n')
+		io.WriteString(c, "HTTP/1.1 200 OK\r\n")
+		line := "X-Junk: " + strings.Repeat("a", 1000) + "\r\n"
+		var n int64
+		for n < 64*MaxResponseHeadBytes {
+			w, err := io.WriteString(c, line)
+			n += int64(w)
+			if err != nil {
+				break
+			}
+		}
+		sent <- n
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	h := newHarness(t, []string{fmt.Sprintf("127.0.0.1:%d", port)}, nil)
+	resp := h.exchange(fmt.Sprintf("GET http://127.0.0.1:%d/ HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port, port), 1)
+	if len(resp) != 1 || resp[0].StatusCode != 502 || !strings.Contains(bodyOf(resp[0]), "exceeds 1 MiB") {
+		t.Fatalf("responses %v", resp)
+	}
+	if n := <-sent; n >= 64*MaxResponseHeadBytes {
+		t.Errorf("the proxy read %d bytes of one response head", n)
+	}
+}

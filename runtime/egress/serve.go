@@ -27,7 +27,7 @@ func (s *session) serveConn(c net.Conn) {
 			return
 		}
 		c.SetReadDeadline(time.Time{})
-		ctx, cancel := context.WithTimeout(context.Background(), DialTimeout)
+		ctx, cancel := context.WithTimeout(s.ctx, DialTimeout)
 		addrs, ref, err := p.allow(ctx, t.host)
 		var up net.Conn
 		if ref == nil && err == nil {
@@ -198,11 +198,18 @@ func (s *session) forward(c net.Conn, req *http.Request, t target, up net.Conn) 
 	return resp.Write(c) == nil && keep
 }
 
+// MaxResponseHeadBytes bounds the heads of a host's response to a plain
+// request (interim 1xx responses included): net/http reads a response
+// head without a limit of its own.
+const MaxResponseHeadBytes = 1 << 20
+
 // readResponse reads the head of the host's response within
-// ResponseTimeout, skipping interim (1xx) responses.
+// ResponseTimeout and MaxResponseHeadBytes, skipping interim (1xx)
+// responses.
 func readResponse(up net.Conn, req *http.Request) (*http.Response, error) {
 	up.SetReadDeadline(time.Now().Add(ResponseTimeout))
-	br := bufio.NewReader(up)
+	limit := &headLimit{r: up, left: MaxResponseHeadBytes}
+	br := bufio.NewReader(limit)
 	for {
 		resp, err := http.ReadResponse(br, req)
 		if err != nil {
@@ -214,10 +221,35 @@ func readResponse(up net.Conn, req *http.Request) (*http.Response, error) {
 		}
 		if resp.StatusCode >= 200 {
 			up.SetReadDeadline(time.Time{})
+			limit.left = -1 // the body: streamed, not bounded
 			return resp, nil
 		}
 		resp.Body.Close()
 	}
+}
+
+// headLimit reads from r at most left bytes while left >= 0, then fails;
+// left < 0 means no limit.
+type headLimit struct {
+	r    io.Reader
+	left int64
+}
+
+var errResponseHead = errors.New("its response head exceeds 1 MiB")
+
+func (l *headLimit) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return l.r.Read(p)
+	}
+	if l.left == 0 {
+		return 0, errResponseHead
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
 }
 
 func chunked(resp *http.Response) bool {

@@ -66,10 +66,12 @@
 //
 // # Defence 4: flags
 //
-// A flag table (table.go: one Go table, data reviewed like code) knows, for
-// about thirty binaries and families, how each reads its options and which
-// options, words and subcommands turn it into "run anything" or "write
-// anywhere":
+// Defence 4 is a lookup in package programs, which knows, for about thirty
+// binaries and families (one file each or per family, data reviewed like
+// code), how each reads its options (the one grammar the template check
+// reads too), which options, words and subcommands turn it into "run
+// anything" or "write anywhere", and what its Check finds that rows cannot
+// express; Program.ReadCommand reads the line and Command.Refusal says no:
 //
 //   - interpreters, when the deny list is narrowed to allow them: python -c,
 //     -m; node -e, -p, -r, --eval, --print, --require, --import, --inspect;
@@ -104,7 +106,8 @@
 //     them).
 //
 // Configuration a program reads from HOME or cwd and that can make it run
-// programs is forced safe by the kernel for every form (kernel/programs.go:
+// programs is forced safe by the kernel for every form (package programs,
+// through the kernel's Programs hook:
 // git reads no system or global configuration and has every setting that
 // runs a program forced off at command-line precedence; curl's .curlrc,
 // wget's .wgetrc, npm's .npmrc, pip's and go's configuration are

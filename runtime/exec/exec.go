@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -104,6 +105,9 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 		return nil, err
 	}
 	k = k.WithAccess(kernel.Access{Hosts: slices.Clip(c.hosts)})
+	if k.Programs() == nil { // a bare kernel.New: force each program's configuration safe all the same
+		k = k.WithPrograms(programs.Hook{})
+	}
 	t := &Tool{kernel: k, deny: c.deny, outsidePaths: c.outsidePaths}
 	if err := t.grant(allow); err != nil {
 		return nil, err
@@ -163,7 +167,7 @@ func (t *Tool) checkGrant(name string) error {
 			"the toolgen CLI cannot lift that: only a Go program can, by narrowing the list explicitly "+
 			"(preset.WithDenyListNarrowed(%q))", name, entry, entry)
 	}
-	if r := rulesFor(name); r != nil && r.Refuse != "" {
+	if r := programs.Lookup(name); r != nil && r.Refuse != "" {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: defence 4 refuses it whatever its arguments: %s", name, r.Refuse)
 	}
 	path, err := t.kernel.LookPath(name)
@@ -180,7 +184,7 @@ func (t *Tool) checkGrant(name string) error {
 		}
 	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
-		if r := rulesFor(validate.BinaryName(real)); r != nil && r.Refuse != "" {
+		if r := programs.Lookup(validate.BinaryName(real)); r != nil && r.Refuse != "" {
 			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which defence 4 refuses whatever its arguments: %s",
 				name, real, r.Refuse)
 		}

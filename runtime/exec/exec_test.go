@@ -385,3 +385,24 @@ func TestPlanVerdicts(t *testing.T) {
 		t.Errorf("Defence(9) = %q", Defence(9))
 	}
 }
+
+// TestBareKernelGetsPrograms: a tool built on a bare kernel.New (no
+// preset) still runs each program with its configuration forced safe: New
+// gives the kernel package programs' hook when it has none.
+func TestBareKernelGetsPrograms(t *testing.T) {
+	ws := gitWorkspace(t)
+	tl := realTool(t, ws, "git")
+	if tl.Kernel().Programs() == nil {
+		t.Fatal("the tool's kernel has no Programs hook")
+	}
+	git, err := tl.Kernel().LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	env := strings.Join(tl.Kernel().ChildEnv([]string{git, "status"}), "\n")
+	for _, want := range []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("the child environment of git lacks %s", want)
+		}
+	}
+}

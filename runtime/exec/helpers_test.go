@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -92,7 +93,7 @@ func newStubEnv(t testing.TB) *stubEnv {
 	if err := os.Symlink(".git/hooks/post-commit", filepath.Join(e.ws, "hook")); err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.New(e.ws, kernel.WithPath(e.bin))
+	k, err := kernel.New(e.ws, kernel.WithPath(e.bin), kernel.WithPrograms(programs.Hook{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func modeKernel(t *testing.T, ws string, mode sandbox.Mode, opts ...Option) *Ker
 	if _, ok := sandbox.Available(); mode != sandbox.Off && !ok {
 		t.Skipf("%v: Landlock cannot enforce the policies here", mode)
 	}
-	k, err := New(ws, append([]Option{WithConfinement(mode)}, opts...)...)
+	k, err := New(ws, append([]Option{withPrograms, WithConfinement(mode)}, opts...)...)
 	require.NoError(t, err)
 	return k
 }

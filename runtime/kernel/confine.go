@@ -67,7 +67,8 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 
 // Policy returns the Landlock policy a command running the program at path
 // (absolute, as resolved) gets: the workspace, the private HOME, the
-// kernel's access and readable paths, and the execute set (ExecSet, with
+// kernel's access and readable paths (WithReadable, then what the
+// Programs hook says the programs read), and the execute set (ExecSet, with
 // also: see RunAlso).
 //
 // A command that reaches named hosts (Access.Hosts, with an egress proxy
@@ -79,7 +80,7 @@ func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 		Home:      k.home,
 		Write:     k.access.Write,
 		Network:   k.access.Network,
-		Read:      k.read,
+		Read:      k.programRead(append([]string{path}, also...)...),
 		Exec:      k.ExecSet(path, also...),
 	}
 	if k.egressActive() {
@@ -96,15 +97,15 @@ func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 // ExecSet returns the only files and directories a confined command running
 // the program at path (absolute, as resolved) may execute: the program
 // itself, its dynamic loader (the ELF interpreter it names) and the helper
-// directories its row of the program table declares (git's exec-path, for
+// directories the Programs hook declares for it (git's exec-path, for
 // one); and the same for each program of also (absolute, as resolved: what
 // the command's template says it runs, see RunAlso). A shell or an
 // interpreter is never in it unless also names one, so a script cannot run
 // confined, nor can any program start another one it was not given.
 func (k *Kernel) ExecSet(path string, also ...string) []string {
-	set := execSet(path)
+	set := k.execSetOf(path)
 	for _, p := range also {
-		for _, e := range execSet(p) {
+		for _, e := range k.execSetOf(p) {
 			if !slices.Contains(set, e) {
 				set = append(set, e)
 			}

@@ -24,10 +24,12 @@
 //     XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_DATA_HOME (all the kernel's
 //     empty private directory, see Home: never the workspace, so a
 //     repository's .gitconfig or .curlrc is not the user's configuration),
-//     the WithEnv extras, then the entries of the program's row in the
-//     program table, which force its configuration safe (git: no global or
-//     system config, nothing that executes; see ChildEnv). Nothing is
-//     inherited from the host process.
+//     the WithEnv extras, then the entries the Programs hook gives the
+//     program (WithPrograms; package programs knows them), which force its
+//     configuration safe (git: no global or system config, nothing that
+//     executes; see ChildEnv). Nothing is inherited from the host process.
+//     Without the hook nothing is forced: the preset, base.New and exec.New
+//     always give one.
 //   - No descendant outlives the call (see Descendants).
 //   - Stdout and stderr share one pipe, so the output keeps the order in which
 //     the command wrote it. Run stops reading at most about 100ms after the
@@ -50,8 +52,8 @@
 // and data directories; write nowhere, or inside the workspace when the
 // kernel's Access says so (WithAccess, from the tool's Spec); use the
 // network only when its Access says so; and execute only its own program,
-// that program's dynamic loader and the helper directories its row of the
-// program table declares (ExecSet), plus the programs a RunAlso caller names
+// that program's dynamic loader and the helper directories the Programs
+// hook declares for it (ExecSet), plus the programs a RunAlso caller names
 // (those its template writes out for it: find -exec grep): no shell, no
 // interpreter, no other program, whatever the command tries (find -exec,
 // env, xargs, git's fsmonitor or aliases, setarch). A script therefore cannot run confined;

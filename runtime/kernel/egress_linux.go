@@ -69,7 +69,12 @@ type egressCall struct {
 	done  chan struct{}
 	mu    sync.Mutex
 	lines []string
+	more  int // refusals past maxRefusalLines, counted only
 }
+
+// maxRefusalLines bounds the refusals a Result lists; a command looping on
+// refused requests gets the first ones and a count.
+const maxRefusalLines = 20
 
 // newEgressCall makes the socket pair a shim reports on.
 func newEgressCall() (*egressCall, error) {
@@ -122,7 +127,11 @@ func (e *egressCall) serve(k *Kernel) error {
 		defer close(e.done)
 		_ = k.egress(ln, k.access.Hosts, func(line string) {
 			e.mu.Lock()
-			e.lines = append(e.lines, line)
+			if len(e.lines) < maxRefusalLines {
+				e.lines = append(e.lines, line)
+			} else {
+				e.more++
+			}
 			e.mu.Unlock()
 		})
 	}()
@@ -145,7 +154,11 @@ func (e *egressCall) finish() string {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return strings.Join(e.lines, "; ")
+	n := strings.Join(e.lines, "; ")
+	if e.more > 0 {
+		n += fmt.Sprintf("; and %d more refusals", e.more)
+	}
+	return n
 }
 
 // shimEnv is the environment of the shim for a command at path with env:

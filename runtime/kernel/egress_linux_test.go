@@ -95,6 +95,16 @@ func TestEgressOnlyThroughTheProxy(t *testing.T) {
 			assert.Contains(t, res.Output, "403", res.Text())
 			assert.Contains(t, res.Notice, "network: refused refuse.example:80, not in hosts")
 
+			// A command looping on refused requests gets the first refusals
+			// and a count, not a line each.
+			urls := []string{"curl", "-sS", "--max-time", "10", "-o", "/dev/null"}
+			for range maxRefusalLines + 5 {
+				urls = append(urls, "http://refuse.example/")
+			}
+			res = mustRun(t, k, urls...)
+			assert.Equal(t, maxRefusalLines, strings.Count(res.Notice, "network: refused"), res.Notice)
+			assert.Contains(t, res.Notice, "; and 5 more refusals")
+
 			// Around the proxy: no route (the host's listener is not in the
 			// call's namespace; Landlock refuses other ports anyway).
 			res = mustRun(t, k, "curl", "-sS", "--noproxy", "*", "--max-time", "3", "http://"+host.Addr().String()+"/")
@@ -102,7 +112,7 @@ func TestEgressOnlyThroughTheProxy(t *testing.T) {
 			assert.NotContains(t, res.Output, "direct")
 			mu.Lock()
 			defer mu.Unlock()
-			assert.Len(t, seen, 2, "%q", seen)
+			assert.Len(t, seen, 2+maxRefusalLines+5, "%q", seen)
 		})
 	}
 }

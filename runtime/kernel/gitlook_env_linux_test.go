@@ -105,7 +105,7 @@ func TestGitLookFailsClosed(t *testing.T) {
 	res, err := k.Run(context.Background(), []string{"git", "log", "-1"})
 	require.NoError(t, err)
 	assert.NotEqual(t, 0, res.ExitCode, res.Output)
-	env := gitRepoEnv(filepath.Join("/usr/bin", "git"), r.ws, []string{"log"}, k.Env(), Limits{})
+	env := k.ChildEnv([]string{filepath.Join("/usr/bin", "git"), "log"})
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked: fatal: bad config line")
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -21,9 +22,13 @@ import (
 // tests run shell scripts, which confinement never lets run, so its
 // confinement is off unless opts say otherwise; confine_linux_test.go tests
 // confinement.
+// withPrograms gives a test kernel the per-program hook the preset gives
+// every kernel it makes (git's forced configuration, curl's .curlrc …).
+var withPrograms = WithPrograms(programs.Hook{})
+
 func newKernel(t testing.TB, opts ...Option) *Kernel {
 	t.Helper()
-	k, err := New(t.TempDir(), append([]Option{WithConfinement(sandbox.Off)}, opts...)...)
+	k, err := New(t.TempDir(), append([]Option{withPrograms, WithConfinement(sandbox.Off)}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

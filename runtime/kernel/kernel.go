@@ -32,25 +32,27 @@ type Kernel struct {
 	limit     int
 	path      string
 	dirs      []string // path split into its (absolute) entries
-	env       []string // without the per-program entries (programEnv)
+	env       []string // without the per-program entries (the Programs hook's)
 	home      string   // the children's HOME: empty, private, never the workspace
 	mode      sandbox.Mode
 	read      []string   // WithReadable
 	limits    Limits     // limits.go
 	access    Access     // confine.go; set by WithAccess
 	egress    EgressFunc // egress.go; set by WithEgress
+	programs  Programs   // programs.go; set by WithPrograms
 }
 
 // config collects what the options set; New validates it.
 type config struct {
-	timeout time.Duration
-	limit   int
-	path    string
-	env     []string
-	mode    sandbox.Mode
-	read    []string
-	limits  Limits
-	egress  EgressFunc // egress.go
+	timeout  time.Duration
+	limit    int
+	path     string
+	env      []string
+	mode     sandbox.Mode
+	read     []string
+	limits   Limits
+	egress   EgressFunc // egress.go
+	programs Programs   // programs.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -140,6 +142,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		read:      read,
 		limits:    c.limits,
 		egress:    c.egress,
+		programs:  c.programs,
 	}, nil
 }
 
@@ -154,7 +157,7 @@ func (k *Kernel) Timeout() time.Duration { return k.timeout }
 func (k *Kernel) OutputLimit() int { return k.limit }
 
 // Env returns a copy of the environment every child gets, before the
-// entries of its program's row in the program table (see ChildEnv).
+// entries the Programs hook gives its program (see ChildEnv).
 func (k *Kernel) Env() []string { return slices.Clone(k.env) }
 
 // Home returns the directory children get as HOME, XDG_CONFIG_HOME,

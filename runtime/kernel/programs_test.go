@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -135,7 +136,7 @@ func (r *progRepo) kernelRun(t testing.TB, argv []string, opts ...Option) Result
 	t.Helper()
 	// Confinement off unless opts say otherwise: these tests are about what
 	// the program table forces on its own.
-	opts = append([]Option{WithConfinement(sandbox.Off), WithTimeout(20 * time.Second), WithOutputLimit(4096)}, opts...)
+	opts = append([]Option{withPrograms, WithConfinement(sandbox.Off), WithTimeout(20 * time.Second), WithOutputLimit(4096)}, opts...)
 	k, err := New(r.ws, opts...)
 	require.NoError(t, err)
 	res, err := k.Run(context.Background(), argv)
@@ -405,7 +406,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 	r.appendFile(t, "f.txt", "two\n")
 	var b strings.Builder
 	b.WriteString("[color]\n\tui = always\n")
-	for _, kv := range gitForced {
+	for _, kv := range programs.GitForced() {
 		if name, ok := strings.CutPrefix(kv[0], "color."); ok && name != "ui" {
 			fmt.Fprintf(&b, "\t%s = always\n", name)
 		}
@@ -432,7 +433,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	r := newProgRepo(t)
 	var b strings.Builder
-	for _, kv := range gitForced {
+	for _, kv := range programs.GitForced() {
 		sec, key, _ := strings.Cut(kv[0], ".")
 		if sub, name, ok := strings.Cut(key, "."); ok {
 			fmt.Fprintf(&b, "[%s %q]\n\t%s = %s\n", sec, sub, name, r.evil)
@@ -442,55 +443,13 @@ func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	}
 	r.appendFile(t, ".git/config", b.String())
 	r.appendFile(t, ".gitconfig", b.String())
-	for _, kv := range gitForced {
+	for _, kv := range programs.GitForced() {
 		res := r.kernelRun(t, []string{"git", "config", "--get-all", kv[0]})
 		vals := strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n")
 		assert.Equal(t, kv[1], vals[len(vals)-1], "%s: the last value (the one git uses) is not forced", kv[0])
 	}
 	res := r.kernelRun(t, []string{"git", "config", "--show-scope", "--get-regexp", "."})
 	assert.NotContains(t, res.Output, "global", "global configuration was read")
-}
-
-func TestProgramEnvByName(t *testing.T) {
-	dir := t.TempDir()
-	link := filepath.Join(dir, "editor")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "vim.basic"), nil, 0o755))
-	require.NoError(t, os.Symlink(filepath.Join(dir, "vim.basic"), link))
-	for path, want := range map[string]string{
-		"/usr/bin/git":          "GIT_CONFIG_GLOBAL=/dev/null",
-		"/usr/lib/git-core/git": "GIT_NO_LAZY_FETCH=1",
-		"/usr/bin/wget":         "WGETRC=",
-		"/usr/bin/curl":         "CURL_HOME=",
-		"/usr/bin/npm":          "npm_config_ignore_scripts=true",
-		"/usr/bin/pip3":         "PIP_CONFIG_FILE=/dev/null",
-		"/usr/bin/python3.11":   "PYTHONNOUSERSITE=1",
-		"/usr/local/go/bin/go":  "GOTOOLCHAIN=local",
-		link:                    "VIMINIT=",
-		"/usr/bin/php-cgi8.2":   "PHPRC=",
-	} {
-		assert.Contains(t, strings.Join(programEnv(path), "\n"), want, path)
-	}
-	assert.Nil(t, programEnv("/usr/bin/ls"))
-	assert.Nil(t, programEnv("/usr/bin/gitk"), "only git itself")
-}
-
-func TestProgramExecDirs(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	want, err := exec.Command(git, "--exec-path").Output()
-	require.NoError(t, err)
-	assert.Equal(t, []string{strings.TrimSpace(string(want))}, programExecDirs(git))
-	assert.Nil(t, programExecDirs("/usr/bin/ls"))
-	// A git whose exec path holds a shell gets no helper directory.
-	dir := t.TempDir()
-	fake := filepath.Join(dir, "git")
-	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\necho "+dir+"\n"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "sh"), nil, 0o755))
-	assert.Nil(t, programExecDirs(fake))
-	assert.False(t, helperDir("relative/dir"))
-	assert.False(t, helperDir("/usr/bin"), "/usr/bin holds sh")
 }
 
 // TestCurlAndWgetIgnoreWorkspaceConfig: a .curlrc and a .wgetrc in the
@@ -535,21 +494,9 @@ func TestNpmIgnoresProjectConfig(t *testing.T) {
 	plain := r.plainRun(t, []string{"npm", "config", "get", "git"})
 	require.Contains(t, plain, "/tmp/evil-git", "npm does not read the project .npmrc even without programEnv")
 	res := r.kernelRun(t, []string{"npm", "config", "get", "git"})
-	assert.Equal(t, noProgram, strings.TrimSpace(res.Output))
+	assert.Equal(t, programs.NoProgram, strings.TrimSpace(res.Output))
 	res = r.kernelRun(t, []string{"npm", "config", "get", "ignore-scripts"})
 	assert.Equal(t, "true", strings.TrimSpace(res.Output))
-}
-
-// BenchmarkProgramEnv is what programEnv adds to every Run: the name
-// lookup (one EvalSymlinks) and, for git, a copy of the forced environment.
-func BenchmarkProgramEnv(b *testing.B) {
-	for _, p := range []string{"/usr/bin/git", "/bin/true"} {
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			for b.Loop() {
-				_ = programEnv(p)
-			}
-		})
-	}
 }
 
 // BenchmarkRunGitVersion compares git --version run through the kernel
@@ -562,7 +509,7 @@ func BenchmarkRunGitVersion(b *testing.B) {
 	}
 	ws := b.TempDir()
 	progGit(b, ws, "init", "-q")
-	k, err := New(ws, WithConfinement(sandbox.Off))
+	k, err := New(ws, withPrograms, WithConfinement(sandbox.Off))
 	require.NoError(b, err)
 	b.Run("bare", func(b *testing.B) {
 		for b.Loop() {
@@ -582,68 +529,13 @@ func BenchmarkRunGitVersion(b *testing.B) {
 	})
 }
 
-func TestGitLocation(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"status"}, nil},
-		{[]string{"-C", "sub", "status", "-C", "x"}, []string{"-C", "sub"}},
-		{[]string{"-Csub", "--git-dir=g", "--work-tree", "w", "log"}, []string{"-Csub", "--git-dir=g", "--work-tree", "w"}},
-		{[]string{"-c", "-C", "--no-pager", "log", "--git-dir=x"}, nil},
-		{[]string{"--namespace", "-C", "-C", "a", "log"}, []string{"-C", "a"}},
-		{[]string{"-C"}, nil},
-		{[]string{"--bare", "log"}, []string{"--bare"}},
-		{[]string{"-C", "x", "--bare", "log", "--bare"}, []string{"-C", "x", "--bare"}},
-	} {
-		assert.Equal(t, c.want, gitLocation(c.args), "%q", c.args)
-	}
-}
-
-func TestNamedOff(t *testing.T) {
-	for name, want := range map[string]string{
-		"filter.x.clean": "", "filter.a.b.process": "", "alias.refs": "", "submodule.m.update": "none", "submodule.m.ignore": "dirty",
-		"diff.x.textconv": noProgram, "diff.external": noProgram, "merge.x.driver": noProgram, "difftool.x.cmd": noProgram,
-	} {
-		assert.Equal(t, want, namedOff(name), name)
-	}
-}
-
-// TestGitRepoEnvFailsClosed: a look at the configuration that does not
-// finish makes git refuse to run instead of running without the forced
-// settings.
-func TestGitRepoEnvFailsClosed(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	slow := filepath.Join(dir, "git")
-	require.NoError(t, os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 5\n"), 0o755))
-	old := gitLookTimeout
-	gitLookTimeout = 100 * time.Millisecond
-	defer func() { gitLookTimeout = old }()
-	env := gitRepoEnv(slow, dir, []string{"log"}, nil, Limits{})
-	require.NotEmpty(t, env)
-	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
-	r := newProgRepo(t)
-	cmd := exec.Command(git, "log", "-1")
-	cmd.Dir = r.ws
-	cmd.Env = append(append([]string{"PATH=" + DefaultPath}, gitEnv()...), env...)
-	out, err := cmd.CombinedOutput()
-	assert.Error(t, err, "git ran: %s", out)
-	assert.Contains(t, string(out), "could not be checked")
-	// Exit 1 (nothing set) adds nothing.
-	assert.Nil(t, gitRepoEnv(git, r.ws, []string{"log"}, nil, Limits{}))
-}
-
 // TestProgramEnvBeatsWithEnv: an embedder's WithEnv cannot undo what
 // programEnv forces (the child's environment ends with it, and the last
 // entry of a key wins).
 func TestProgramEnvBeatsWithEnv(t *testing.T) {
 	r := newProgRepo(t)
 	r.appendFile(t, ".gitconfig", "[core]\n\tfsmonitor = "+r.evil+"\n")
-	k, err := New(r.ws, WithConfinement(sandbox.Off), // what programEnv forces on its own
+	k, err := New(r.ws, withPrograms, WithConfinement(sandbox.Off), // what the hook forces on its own
 		WithEnv("GIT_CONFIG_GLOBAL="+filepath.Join(r.ws, ".gitconfig"), "GIT_CONFIG_COUNT=0", "GIT_PAGER=evil"))
 	require.NoError(t, err)
 	res, err := k.Run(context.Background(), []string{"git", "status"})
@@ -660,38 +552,9 @@ func TestProgramEnvBeatsWithEnv(t *testing.T) {
 // wins, so unconfined, git -c core.fsmonitor=CMD status runs CMD.
 func TestGitCommandLineConfigWins(t *testing.T) {
 	r := newProgRepo(t)
-	k, err := New(r.ws, WithConfinement(sandbox.Off))
+	k, err := New(r.ws, withPrograms, WithConfinement(sandbox.Off))
 	require.NoError(t, err)
 	res, err := k.Run(context.Background(), []string{"git", "-c", "core.fsmonitor=" + r.evil, "status"})
 	require.NoError(t, err)
 	assert.True(t, r.ran(), "git -c no longer beats the forced setting: the validator's git -c rule may be relaxed (%s)", res.Text())
-}
-
-// FuzzGitLocation: gitLocation returns, in order, words of its input, and
-// only the options that choose a repository with their values.
-func FuzzGitLocation(f *testing.F) {
-	for _, s := range []string{"-C sub status", "-Csub --git-dir=g --work-tree w log", "-c -C --no-pager log",
-		"--namespace -C -C a log", "-C", "--git-dir", "-- -C x", "log -C x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		args := strings.Fields(line)
-		out := gitLocation(args)
-		j := 0
-		for i, o := range out {
-			for j < len(args) && args[j] != o {
-				j++
-			}
-			if j == len(args) {
-				t.Fatalf("gitLocation(%q) = %q: %q is not in order in the input", args, out, o)
-			}
-			j++
-			isOpt := o == "-C" || o == "--git-dir" || o == "--work-tree" || strings.HasPrefix(o, "-C") ||
-				strings.HasPrefix(o, "--git-dir=") || strings.HasPrefix(o, "--work-tree=")
-			prevTakes := i > 0 && (out[i-1] == "-C" || out[i-1] == "--git-dir" || out[i-1] == "--work-tree")
-			if !isOpt && !prevTakes {
-				t.Fatalf("gitLocation(%q) = %q: %q chooses no repository", args, out, o)
-			}
-		}
-	})
 }

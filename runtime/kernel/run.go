@@ -85,13 +85,13 @@ func (k *Kernel) runArgv(ctx context.Context, argv, also []string) (Result, erro
 }
 
 // ChildEnv returns the exact environment the child running argv (argv[0]
-// absolute, as resolved) gets: Env, then the entries of the program's row
-// in the program table, which force its configuration safe (for git: no
+// absolute, as resolved) gets: Env, then the entries the Programs hook
+// gives its program, which force its configuration safe (for git: no
 // global or system config, nothing that executes, including the settings
 // the repository it will use names itself) and replace an Env entry with
 // the same key.
 func (k *Kernel) ChildEnv(argv []string) []string {
-	return mergeEnv(slices.Clone(k.env), programEnvIn(argv[0], k.workspace, argv[1:], k.env, k.limits))
+	return mergeEnv(slices.Clone(k.env), k.programEnv(argv[0], argv[1:]))
 }
 
 // mergeEnv sets each entry of extra in env (which it may change), in

@@ -57,7 +57,9 @@
 //     tool does not block the others.
 //   - A call's context is cancelled when the client cancels the request
 //     (notifications/cancelled), when the client goes away (end of input,
-//     after the grace below; a broken output pipe) and when Serve's context
+//     after the grace below; a broken output pipe; over HTTP, the connection
+//     of the request that carried the call closing, stateless or with a
+//     session: no one could receive the answer) and when Serve's context
 //     ends. The command kernel
 //     then kills the command's process group: nothing a call started outlives
 //     it.

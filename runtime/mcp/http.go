@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"net"
@@ -75,7 +77,13 @@ type HTTPOptions struct {
 // once by WithMaxConcurrentCalls, idle sessions expire after SessionTimeout.
 // As over stdio, a request before initialize gets a JSON-RPC error with
 // code -32600 (the SDK sends 0), and one reusing an in-flight id is refused
-// (the SDK's transport answers 400, -32600).
+// (the SDK's transport answers 400, -32600). A JSON-RPC batch (protocol
+// 2025-03-26) in which two requests share an id is refused whole: 400, and
+// an array with a -32600 error for each of its requests, under its id;
+// each tools/call in it is recorded as refused (WithRefusalRecorder, rule
+// "duplicate id"). The calls a POST carries are cancelled when it ends
+// before they do (the client closed the connection): their process groups
+// are killed and their WithMaxConcurrentCalls slots freed.
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
@@ -121,6 +129,7 @@ type httpGate struct {
 }
 
 func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Header.Del(requestKeyHeader)
 	if h.tokenSum != nil && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		http.Error(w, "Unauthorized", http.StatusUnauthorized)
@@ -143,7 +152,12 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The body first: whoever sends it slowly is cut off at BodyTimeout and
 	// has held no place among the sessions being opened.
-	if !checkHTTPID(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout) {
+	body, ok := checkHTTPID(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout)
+	if !ok {
+		return
+	}
+	if calls, dup, found := batchDuplicate(body); found {
+		h.refuseBatch(w, r, calls, dup)
 		return
 	}
 	if !h.opts.Stateless && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
@@ -179,7 +193,44 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.s.addRequests(1)
 		defer h.s.addRequests(-1)
 	}
+	if r.Method == http.MethodPost {
+		// The calls of this request end with it (see requestKeyHeader).
+		defer h.s.watchRequest(r)()
+	}
 	h.inner.ServeHTTP(codeFixWriter{w}, r)
+}
+
+// requestKeyHeader carries, from httpGate to handle, the key under which
+// the HTTP request of a call is registered: the SDK runs a call with its
+// session's context, not the request's, and hands the handler nothing of
+// the request but its header. A client's own header of that name is
+// dropped first.
+const requestKeyHeader = "X-Toolgen-Request-Key"
+
+// watchRequest registers r under a fresh key put into its header, so that
+// the calls it carries are cancelled when it ends; the returned function
+// unregisters it.
+func (s *Server) watchRequest(r *http.Request) (unwatch func()) {
+	key := rand.Text()
+	r.Header.Set(requestKeyHeader, key)
+	s.httpReqs.Store(key, r.Context())
+	return func() { s.httpReqs.Delete(key) }
+}
+
+// requestEnded returns the context of the HTTP request that carried a
+// call, from the call's header: nil when the call came otherwise (stdio),
+// an already cancelled context when that request has already ended.
+func (s *Server) requestEnded(h http.Header) context.Context {
+	key := h.Get(requestKeyHeader)
+	if key == "" {
+		return nil
+	}
+	if ctx, ok := s.httpReqs.Load(key); ok {
+		return ctx.(context.Context)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }
 
 // releaseWriter calls release before the first byte of the answer goes

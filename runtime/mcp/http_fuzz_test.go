@@ -1,11 +1,14 @@
 package mcp
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // FuzzOriginAllowed: an Origin is let through only when it is exactly the
@@ -57,6 +60,49 @@ func FuzzAuthorized(f *testing.F) {
 		want := ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(rest) == token
 		if got != want {
 			t.Fatalf("authorized(%q) = %v, want %v", auth, got, want)
+		}
+	})
+}
+
+// FuzzBatchDuplicate: batchDuplicate reports a shared id exactly when two
+// requests with an id of a JSON array of objects share one (as the SDK
+// tells ids apart), and the id it names is one of them.
+func FuzzBatchDuplicate(f *testing.F) {
+	for _, s := range []string{
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":1,"method":"b"}]`,
+		`[{"id":1,"method":"a"},{"id":1.0,"method":"b"}]`,
+		`[{"id":"1","method":"a"},{"id":1,"method":"b"}]`,
+		`[{"id":null,"method":"a"},{"id":null,"method":"b"}]`,
+		`[{"method":"a"},{"method":"a"}]`,
+		`[{"id":1,"result":{}},{"id":1,"method":"b"}]`,
+		`{"id":1,"method":"a"}`, `[]`, `[1,2]`, ` [ {"id":-0,"method":"x"}, {"id":0,"method":"y"} ]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		calls, dup, ok := batchDuplicate([]byte(body))
+		if ok != (dup != nil) {
+			t.Fatalf("ok %v with dup %q", ok, dup)
+		}
+		count := map[string]int{}
+		for _, c := range calls {
+			if c.method == "" && !strings.Contains(body, `"method"`) {
+				t.Fatalf("a call without a method in %q", body)
+			}
+			count[fmt.Sprintf("%T:%v", c.id.Raw(), c.id.Raw())]++
+		}
+		shared := false
+		for _, n := range count {
+			shared = shared || n > 1
+		}
+		if shared != ok {
+			t.Fatalf("%q: shared id %v, reported %v (%q)", body, shared, ok, dup)
+		}
+		if ok {
+			id, err := jsonrpc.MakeID(mustAny(dup))
+			if err != nil || count[fmt.Sprintf("%T:%v", id.Raw(), id.Raw())] < 2 {
+				t.Fatalf("%q: reported id %q is not shared", body, dup)
+			}
 		}
 	})
 }

@@ -58,7 +58,8 @@ type config struct {
 }
 
 // RefusalRecorder records a tools/call that reached no tool: rule is
-// "unknown tool" or "shutting down", reason the error the client gets. An
+// "unknown tool", "shutting down" or "duplicate id" (an HTTP batch whose
+// requests share an id), reason the error the client gets. An
 // audit.Auditor's Refused is one.
 type RefusalRecorder func(ctx context.Context, name string, args json.RawMessage, rule string, reason error) error
 
@@ -130,6 +131,8 @@ type Server struct {
 	requests  int           // HTTP requests in flight (Handler), under runMu
 	callsCtx  context.Context
 	stopCalls context.CancelCauseFunc
+
+	httpReqs sync.Map // key → context of an HTTP request in flight (watchRequest)
 }
 
 // served is a tool as the server currently advertises it.
@@ -385,6 +388,15 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	defer cancel(nil)
 	done := withSession(ctx, cancel)
 	defer done()
+	// Over HTTP, also when the request that carried it ends: its client
+	// went away (the connection closed) and nobody can receive the answer,
+	// stateless or not (no event store keeps answers for a reconnect).
+	if req.Extra != nil && req.Extra.Header != nil {
+		if rctx := s.requestEnded(req.Extra.Header); rctx != nil {
+			stop := context.AfterFunc(rctx, func() { cancel(errClientGone) })
+			defer stop()
+		}
+	}
 	stopAfter := context.AfterFunc(s.callsCtx, func() { cancel(context.Cause(s.callsCtx)) })
 	defer stopAfter()
 	select {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/builtin"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -173,6 +174,9 @@ func New(opts ...Option) (*Preset, error) {
 	if err := c.egress.checkExecHosts(c.exec); err != nil {
 		return nil, err
 	}
+	// What the kernel must force on each program it runs (git's
+	// configuration, curl's .curlrc …) comes from package programs.
+	kopts = append(kopts, kernel.WithPrograms(programs.Hook{}))
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
 		return nil, err

@@ -88,7 +88,7 @@ func TestModeFlag(t *testing.T) {
 func TestPolicyString(t *testing.T) {
 	for p, want := range map[*Policy]string{
 		{}: "read: workspace, system; write: nowhere; network: denied; execute: nothing",
-		{Write: true, Network: true, Read: []string{"/opt/go"}, Exec: []string{"/usr/bin/git", "/usr/lib/git-core"}}: "read: workspace, system, /opt/go; " +
+		{Write: true, Network: true, Read: []string{"/opt/go"}, Exec: []string{"/usr/bin/git", "/usr/lib/git-core"}}: "read: workspace, system, network, /opt/go; " +
 			"write: workspace; network: allowed; execute: /usr/bin/git, /usr/lib/git-core",
 	} {
 		if got := p.String(); got != want {

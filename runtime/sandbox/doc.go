@@ -11,7 +11,7 @@
 //   - read (and list) the workspace, its empty private HOME and the minimal
 //     read set below;
 //   - execute only the files of its Policy's Exec set: its own program, its
-//     dynamic loader and the helper directories its program table row
+//     dynamic loader and the helper directories the kernel's Programs hook
 //     declares; nothing else, whatever it starts (Landlock checks execve,
 //     and the ELF interpreter of what is executed);
 //   - write nowhere, or, when its tool's Spec says "writes", inside the
@@ -69,9 +69,6 @@
 //	/etc/localtime
 //	    the local time zone, where it is a copy rather than a symlink into
 //	    /usr/share/zoneinfo (otherwise times print in UTC).
-//	/etc/gitconfig
-//	    git stops with "fatal: unknown error occurred while reading the
-//	    configuration files" when the system config exists but is unreadable.
 //	/dev/urandom, /dev/zero
 //	    randomness (git cannot name a temporary object file without it;
 //	    OpenSSL reads it too) and zeros.
@@ -88,7 +85,12 @@
 // /etc/hosts, /etc/nsswitch.conf, /etc/host.conf, /etc/gai.conf,
 // /etc/services, /etc/protocols, /run/systemd/resolve, /etc/ssl/certs,
 // /etc/ssl/openssl.cnf, /etc/pki/tls/certs, /etc/pki/ca-trust/extracted.
-// WithReadable adds more (a toolchain in /opt, say).
+// WithReadable adds more (a toolchain in /opt, say), and the kernel's
+// Programs hook adds what one program needs for that program's commands
+// only: git's /etc/gitconfig (git stops with "fatal: unknown error occurred
+// while reading the configuration files" when the system configuration
+// exists but cannot be read). These sets are the named bundles System and
+// Network (Bundle); Policy.String names them.
 //
 // Deliberately left out: the rest of /etc (/etc/passwd and /etc/group too:
 // "ls -l" shows numeric owners and whoami fails, but the host's users and

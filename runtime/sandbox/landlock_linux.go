@@ -23,27 +23,6 @@ const (
 	rFile = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate
 )
 
-// The minimal read set: what any confined command may read, whatever its
-// policy. See the package doc for why each entry is there.
-var (
-	// systemDirs may be read and listed, never executed from. The program
-	// directories (/usr/bin, /bin, /sbin, ...) are deliberately absent: a
-	// program the dynamic loader could be asked to load (a shell, an
-	// interpreter) must not even be readable.
-	systemDirs = []string{"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/share",
-		"/usr/local/lib", "/usr/local/share", "/lib", "/lib32", "/lib64", "/libx32"}
-	// systemFiles may be read.
-	systemFiles = []string{"/etc/ld.so.cache", "/etc/localtime", "/etc/gitconfig",
-		"/dev/urandom", "/dev/zero"}
-	// networkPaths may be read when the policy allows the network: name
-	// resolution and TLS trust.
-	networkPaths = []string{
-		"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
-		"/etc/services", "/etc/protocols", "/run/systemd/resolve",
-		"/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted",
-	}
-)
-
 // devNull may be read and written by every confined command.
 const devNull = "/dev/null"
 
@@ -119,16 +98,15 @@ func (p Policy) config() landlock.Config {
 	return c.BestEffort()
 }
 
-// rules are the grants of p: the minimal read set, the workspace, HOME,
+// rules are the grants of p: its bundles, its reads, the workspace, HOME,
 // /dev/null and the execute set.
 func (p Policy) rules(abi int) ([]landlock.Rule, error) {
 	var r ruleSet
-	r.optional(rRead, systemDirs...)
-	r.optional(ll.AccessFSReadFile, systemFiles...)
-	r.optional(rRead, p.Read...)
-	if p.Network {
-		r.optional(rRead, networkPaths...)
+	for _, b := range p.Bundles() {
+		r.optional(rRead, b.Dirs...)
+		r.optional(ll.AccessFSReadFile, b.Files...)
 	}
+	r.optional(rRead, p.Read...)
 	r.optional(rRead|rExec, p.Exec...)
 	if p.Home != "" {
 		r.optional(rRead, p.Home)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -67,7 +68,9 @@ func requireLandlock(t testing.TB) {
 // newKernel returns a kernel on workspace in mode with access a.
 func newKernel(t testing.TB, workspace string, mode sandbox.Mode, a kernel.Access, opts ...kernel.Option) *kernel.Kernel {
 	t.Helper()
-	k, err := kernel.New(workspace, append([]kernel.Option{kernel.WithConfinement(mode)}, opts...)...)
+	// The per-program hook the preset gives every kernel: git reads
+	// /etc/gitconfig through it.
+	k, err := kernel.New(workspace, append([]kernel.Option{kernel.WithPrograms(programs.Hook{}), kernel.WithConfinement(mode)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,10 +56,15 @@ func (p Policy) RequiredABI() int {
 }
 
 // String describes p in one line, e.g.
-// "read: workspace, system; write: nowhere; network: denied; execute: /usr/bin/grep, /usr/lib64/ld-linux-x86-64.so.2".
+// "read: workspace, system; write: nowhere; network: denied; execute: /usr/bin/grep, /usr/lib64/ld-linux-x86-64.so.2"
+// (the read part names the bundles, then Read).
 func (p Policy) String() string {
 	var b strings.Builder
-	b.WriteString("read: workspace, system")
+	b.WriteString("read: workspace")
+	for _, bundle := range p.Bundles() {
+		b.WriteString(", ")
+		b.WriteString(bundle.Name)
+	}
 	for _, r := range p.Read {
 		b.WriteString(", ")
 		b.WriteString(r)

@@ -12,9 +12,9 @@ import (
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
 // there is none — and pattern), writes, network, then hosts (in order),
-// title and destructive, each only when set: a Spec without them keeps the
-// digest it had before they existed. Examples are left out: they document a
-// tool without changing what it runs.
+// title and destructive, each only when set (so the digests of Specs
+// without them did not change when they were added). Examples are left
+// out: they document a tool without changing what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
 // so the runtime loader can tell a descriptor that is already compiled in

@@ -316,7 +316,7 @@ func startServer(bin, transport string, args []string) (*row, func(), error) {
 		}
 		pid = cmd.Process.Pid
 	case "http":
-		cmd := exec.Command(bin, append(slices.Clone(args), "--http", "127.0.0.1:0")...)
+		cmd := exec.Command(bin, append(slices.Clone(args), "--http", "127.0.0.1:0", "--no-token")...)
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			return nil, stop, err

@@ -1,0 +1,37 @@
+// Package programs is what toolgen knows about each program a command tool
+// may run, in one place: the names a program goes by and whether it is on
+// the deny list (and why), how it reads its options (one grammar, read by
+// both the template check of package validate and the ExecTool's defence 4),
+// where its arguments are code (code positions) and which options the
+// ExecTool refuses and why, the environment and configuration forced on it
+// so that nothing the workspace holds decides what it runs, the helper
+// directories it may execute from and the extra files it may read under
+// confinement.
+//
+// Two readers use the data. The template check (package validate) finds a
+// slot in a code position with the Grammar, Code, Commands, Script and
+// SubWhy of the template's program. The ExecTool's defence 4 (package
+// runtime/exec) looks the granted binary up (Lookup), reads the command
+// line with the same Grammar (Program.ReadCommand) and refuses what the
+// code options' ExecWhy, the Rows and the Check refuse (Command.Refusal).
+//
+// One file per program or family: git.go, sed.go, tar.go, net.go (curl,
+// wget, rsync, nc …), ssh.go …
+// Each declares one *Program and registers it with register in an init
+// function; the order of the files does not matter, since no two programs
+// share a name. Adding a program is one Go file here plus one testdata file,
+// testdata/NAME.txtar, holding the templates and ExecTool command lines it
+// accepts and refuses with the exact 613 or 614 line, and the environment
+// forced on it (TestProgramData replays them; TestConfirm replays each
+// grammar row against the installed program outside -short).
+//
+// The deny list (deny.go) and the judging of the file a path resolves to
+// (program_file.go, shebang.go) are here too: a program is denied by name,
+// by the name of the file its path resolves to, and by the #! interpreter
+// of a script.
+//
+// The kernel learns a program's forced environment, helper directories and
+// extra reads through one hook, Hook, which the preset (and base.New and
+// exec.New, for a kernel that has none) gives it: package runtime/kernel
+// imports no toolgen package but runtime/sandbox.
+package programs

@@ -1,0 +1,46 @@
+package sandbox
+
+// Bundle is a named set of system paths a confined command may read, as a
+// unit: a policy reads the System bundle always and the Network bundle
+// when it allows the network. Paths that do not exist are skipped, and a
+// symlink grants its target (see the package doc for why each is there).
+// What one program needs besides (git's /etc/gitconfig) is not a bundle:
+// the kernel's Programs hook adds it to Policy.Read for that program only.
+type Bundle struct {
+	// Name is how Policy.String and explain name the bundle.
+	Name string
+	// Dirs may be read and listed, never executed from.
+	Dirs []string
+	// Files may be read.
+	Files []string
+}
+
+// The bundles.
+var (
+	// System is what any confined command may read, whatever its policy.
+	// The program directories (/usr/bin, /bin, /sbin, ...) are
+	// deliberately absent: a program the dynamic loader could be asked to
+	// load (a shell, an interpreter) must not even be readable.
+	System = Bundle{
+		Name: "system",
+		Dirs: []string{"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/share",
+			"/usr/local/lib", "/usr/local/share", "/lib", "/lib32", "/lib64", "/libx32"},
+		Files: []string{"/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/zero"},
+	}
+	// Network is name resolution and TLS trust, read when the policy
+	// allows the network.
+	Network = Bundle{
+		Name: "network",
+		Dirs: []string{"/run/systemd/resolve", "/etc/ssl/certs", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted"},
+		Files: []string{"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
+			"/etc/services", "/etc/protocols", "/etc/ssl/openssl.cnf"},
+	}
+)
+
+// Bundles returns the bundles p reads, in order.
+func (p Policy) Bundles() []Bundle {
+	if p.Network {
+		return []Bundle{System, Network}
+	}
+	return []Bundle{System}
+}
