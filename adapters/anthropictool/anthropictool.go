@@ -80,6 +80,11 @@ func inputSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
 		// out, which the API requires: no properties means none.
 		s.Properties = json.RawMessage("{}")
 	}
+	// The SDK sets extra fields by path: a keyword it cannot set (an empty
+	// key) would fail the whole request later; refuse the tool now.
+	if _, err := json.Marshal(s); err != nil {
+		return s, fmt.Errorf("input schema cannot be sent: %v", err)
+	}
 	return s, nil
 }
 

@@ -61,13 +61,13 @@ func runsCommands(t tool.Tool) bool {
 // Annotations returns the MCP annotations of a tool, from its Spec: the
 // title; readOnlyHint when it does not write; destructiveHint, for one that
 // writes, as the Spec declares it (true when it does not say); openWorldHint
-// as its network access. ExecTool is marked neither read-only nor closed:
+// when it has network access (to every host, or to the hosts it names). ExecTool is marked neither read-only nor closed:
 // its commands are the model's. Any other tool gets nil: nothing is claimed
 // for it.
 func Annotations(t tool.Tool) *sdk.ToolAnnotations {
 	if st, ok := t.(tool.SpecTool); ok {
 		s := st.Spec()
-		a := &sdk.ToolAnnotations{Title: s.Title, ReadOnlyHint: !s.Writes, OpenWorldHint: new(s.Network)}
+		a := &sdk.ToolAnnotations{Title: s.Title, ReadOnlyHint: !s.Writes, OpenWorldHint: new(s.Network || len(s.Hosts) > 0)}
 		if s.Writes {
 			a.DestructiveHint = new(s.Destructive == nil || *s.Destructive)
 		}
