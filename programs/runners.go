@@ -36,9 +36,8 @@ var runnerGroups = []runnerGroup{
 			"pee", "mispipe", "zrun", "entr", "reflex", "logsave", "snooze", "newpid", "shush",
 			"chrootuid", "jsvc", "incrontab", "incrond", "schroot", "super", "direnv", "fstab-decode",
 			"slattach", "dmsetup", "dmstats", "parallel.moreutils"}},
-	{"it runs an editor on a file list or on its input, or is the system's editor or pager under its Debian " +
-		"alternative name, and editors and pagers have command escapes",
-		[]string{"vidir", "vipe", "sensible-editor", "select-editor", "editor", "e-wrapper", "pager"}},
+	{"it runs an editor on a file list or on its input, and editors have command escapes",
+		[]string{"vidir", "vipe", "sensible-editor", "select-editor", "e-wrapper"}},
 	{"a profiler, tracer or debugger: it launches the application named in its arguments " +
 		"(pidstat -e, trace-cmd record, gprofng collect app, stap -c, vgdb --multi) or runs the code of a file " +
 		"(llvm-rtdyld --execute, llvm-exegesis --snippets-file)",
