@@ -8,7 +8,7 @@
 #   docker run --rm -p 8080:8080 -e TOOLGEN_TOKEN="$(openssl rand -hex 32)" \
 #     -v "$PWD:/workspace:ro" toolgen
 #
-# See README.md, "Serving over HTTP", for a two-replica example.
+# See docs/serve.md, "Serving over HTTP", for a two-replica example.
 
 FROM golang:1.26 AS build
 WORKDIR /src

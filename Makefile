@@ -4,7 +4,7 @@ PKGS      := ./...
 FUZZTIME  ?= 30s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-all fuzz-smoke bench lint check fuzz generate
+.PHONY: all build demo test test-all test-user fuzz-smoke bench lint check fuzz generate
 
 all: check test
 
@@ -38,6 +38,11 @@ demo: build
 # Under 4 minutes on a 2-core machine.
 test:
 	$(GO) test -race -short -count=1 $(PKGS)
+
+# The attack suites as an ordinary user (the normal deployment): as root,
+# .ci/unprivileged makes the user toolgen-ci and runs them as it. CI runs it.
+test-user:
+	bash .ci/unprivileged
 
 # Everything: the full suites (no -short), then every fuzz target briefly.
 # CI runs it after make test.

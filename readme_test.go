@@ -1,11 +1,15 @@
-// Package toolgen_test checks README.md and the Makefile against the
-// repository and the toolgen binary, so the front door cannot drift: every
-// command and flag the binary has is in the README's CLI reference, old
-// flag spellings and references to documents that are not in the
-// repository do not come back, and both test commands are stated.
+// Package toolgen_test checks README.md, docs/*.md and the Makefile against
+// the repository and the toolgen binary, so the front door and the manual
+// cannot drift: every command and flag the binary has is in the CLI
+// reference (docs/cli.md), every link leads somewhere, the README stays a
+// short front door that links every document, old flag spellings and
+// references to documents that are not in the repository do not come
+// back, and both test commands are stated.
 package toolgen_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +20,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/kerneltest"
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/runtime/base"
 )
 
 func readFile(t *testing.T, name string) string {
@@ -25,12 +33,13 @@ func readFile(t *testing.T, name string) string {
 	return string(data)
 }
 
-// section returns the README text under "## title", up to the next "## ".
-func section(t *testing.T, readme, title string) string {
+// section returns a markdown text's part under "## title", up to the next
+// "## ".
+func section(t *testing.T, text, title string) string {
 	t.Helper()
-	start := strings.Index(readme, "\n## "+title+"\n")
-	require.GreaterOrEqual(t, start, 0, "README has no section %q", title)
-	rest := readme[start+len(title)+5:]
+	start := strings.Index(text, "\n## "+title+"\n")
+	require.GreaterOrEqual(t, start, 0, "no section %q", title)
+	rest := text[start+len(title)+5:]
 	if end := strings.Index(rest, "\n## "); end >= 0 {
 		rest = rest[:end]
 	}
@@ -51,12 +60,17 @@ func TestReadmeText(t *testing.T) {
 		assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(target)+`:`, makefile, "the README names make %s", target)
 	}
 	if _, err := os.Stat("DESIGN.md"); os.IsNotExist(err) {
-		for _, ref := range []string{"§", "DESIGN.md"} {
-			assert.False(t, strings.Contains(readme, ref), "README cites %q, and DESIGN.md is not in the repository", ref)
+		for _, doc := range documents(t) {
+			text := readFile(t, doc)
+			for _, ref := range []string{"§", "DESIGN.md"} {
+				assert.False(t, strings.Contains(text, ref), "%s cites %q, and DESIGN.md is not in the repository", doc, ref)
+			}
 		}
 	}
 	old := regexp.MustCompile(`generate[^\n]*\s-dir\b`)
-	assert.Empty(t, old.FindAllString(readme, -1), "README uses generate's old -dir spelling; write --tools")
+	for _, doc := range documents(t) {
+		assert.Empty(t, old.FindAllString(readFile(t, doc), -1), "%s uses generate's old -dir spelling; write --tools", doc)
+	}
 	assert.Empty(t, old.FindAllString(makefile, -1), "Makefile uses generate's old -dir spelling; write --tools")
 }
 
@@ -75,26 +89,108 @@ func slug(heading string) string {
 	return b.String()
 }
 
-// TestReadmeAnchors: every link to a section of the README (#anchor) leads
-// to a heading that exists.
-func TestReadmeAnchors(t *testing.T) {
-	readme := readFile(t, "README.md")
-	anchors := map[string]bool{}
-	prose := regexp.MustCompile("(?s)\n```.*?\n```").ReplaceAllString(readme, "") // "# comment" in a sh block is no heading
+// documents returns README.md and every docs/*.md, the pages a reader of
+// the repository follows links between.
+func documents(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, docs, "docs/ holds no *.md: the manual lives there")
+	return append([]string{"README.md"}, docs...)
+}
+
+// anchors returns the anchors of a markdown text's headings; a "# comment"
+// inside a fenced block is no heading.
+func anchors(text string) map[string]bool {
+	found := map[string]bool{}
+	prose := regexp.MustCompile("(?s)\n```.*?\n```").ReplaceAllString(text, "")
 	for _, m := range regexp.MustCompile(`(?m)^#{1,6} (.+)$`).FindAllStringSubmatch(prose, -1) {
-		anchors[slug(m[1])] = true
+		found[slug(m[1])] = true
 	}
-	require.True(t, anchors["the-cli"], "slug is wrong: no anchor for ## The CLI")
-	links := regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(readme, -1)
-	require.NotEmpty(t, links)
-	for _, l := range links {
-		assert.True(t, anchors[l[1]], "README links to #%s, and no heading has that anchor", l[1])
+	return found
+}
+
+// localLink matches a markdown link that leads into the repository: an
+// optional relative path and an optional #anchor (no scheme, no mailto).
+var localLink = regexp.MustCompile(`\]\(([^):#\s]*)(?:#([^)\s]+))?\)`)
+
+// TestDocsLinks: every link of README.md and docs/*.md that stays in the
+// repository leads to a file that exists and, with an #anchor, to a
+// heading of that file.
+func TestDocsLinks(t *testing.T) {
+	require.True(t, anchors(readFile(t, filepath.Join("docs", "cli.md")))["the-cli"],
+		"slug is wrong: no anchor for ## The CLI")
+	checked := 0
+	for _, doc := range documents(t) {
+		for _, l := range localLink.FindAllStringSubmatch(readFile(t, doc), -1) {
+			target, anchor := doc, l[2]
+			if l[1] != "" {
+				target = filepath.Join(filepath.Dir(doc), l[1])
+				_, err := os.Stat(target)
+				if !assert.NoError(t, err, "%s links to %s, which is not in the repository", doc, l[1]) {
+					continue
+				}
+			}
+			checked++
+			if anchor == "" {
+				continue
+			}
+			require.Equal(t, ".md", filepath.Ext(target), "%s links to #%s of %s, which is not markdown", doc, anchor, l[1])
+			assert.True(t, anchors(readFile(t, target))[anchor], "%s links to %s#%s, and no heading there has that anchor", doc, target, anchor)
+		}
+	}
+	assert.Greater(t, checked, 20, "fewer links than the docs have: the link pattern is wrong")
+}
+
+// TestReadmeFrontDoor: the README stays a front door of at most 300 lines
+// and links every document of docs/, so nothing there is unreachable.
+func TestReadmeFrontDoor(t *testing.T) {
+	readme := readFile(t, "README.md")
+	lines := strings.Count(readme, "\n")
+	assert.LessOrEqual(t, lines, 300, "README.md has %d lines: it is the front door; move detail to docs/", lines)
+	for _, doc := range documents(t)[1:] {
+		assert.Contains(t, readme, "]("+filepath.ToSlash(doc)+")", "README does not link %s", doc)
 	}
 }
 
-// TestReadmeCLIReference builds toolgen and checks that the README's CLI
-// section names every command of "toolgen -h" and every flag of each
-// "toolgen CMD -h".
+// TestDocsJSONBlocks: every ```json block of README.md and docs/*.md is
+// JSON (one value, or one value a line, as JSON-RPC and audit lines are),
+// and a block that is a descriptor (it has a "command") is one the
+// validator accepts, examples included, exactly as toolgen check would.
+func TestDocsJSONBlocks(t *testing.T) {
+	blockRE := regexp.MustCompile("(?s)\n```json\n(.*?)\n```\n")
+	descriptors := 0
+	k := kerneltest.New(t, nil)
+	for _, doc := range documents(t) {
+		for i, m := range blockRE.FindAllStringSubmatch(readFile(t, doc), -1) {
+			block := m[1]
+			name := fmt.Sprintf("%s, json block %d", doc, i+1)
+			if !json.Valid([]byte(block)) {
+				for _, line := range strings.Split(block, "\n") {
+					assert.True(t, json.Valid([]byte(line)), "%s: not JSON, nor JSON lines: %s", name, line)
+				}
+				continue
+			}
+			var fields map[string]json.RawMessage
+			if json.Unmarshal([]byte(block), &fields) != nil || fields["command"] == nil {
+				continue
+			}
+			descriptors++
+			spec, _, _, err := validate.Descriptor(name, []byte(block))
+			if !assert.NoError(t, err, "%s is a descriptor toolgen check refuses", name) {
+				continue
+			}
+			b, err := base.New(spec, k)
+			require.NoError(t, err, name)
+			assert.Empty(t, b.CheckExamples(), "%s: its examples do not hold", name)
+		}
+	}
+	assert.GreaterOrEqual(t, descriptors, 2, "the README's and docs/descriptors.md's descriptors")
+}
+
+// TestReadmeCLIReference builds toolgen and checks that the CLI reference
+// (docs/cli.md, "The CLI") names every command of "toolgen -h" and every
+// flag of each "toolgen CMD -h".
 func TestReadmeCLIReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds the toolgen binary; runs in make test-all")
@@ -110,17 +206,17 @@ func TestReadmeCLIReference(t *testing.T) {
 		return string(out)
 	}
 
-	cli := section(t, readFile(t, "README.md"), "The CLI")
+	cli := section(t, readFile(t, filepath.Join("docs", "cli.md")), "The CLI")
 	top := help("-h")
 	commands := regexp.MustCompile(`(?m)^\t([a-z]+)\s{2,}\S`).FindAllStringSubmatch(top, -1)
 	require.Greater(t, len(commands), 5, "no commands found in toolgen -h:\n%s", top)
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
 	for _, c := range commands {
 		name := c[1]
-		assert.True(t, strings.Contains(cli, "`toolgen "+name), "README's CLI table lacks toolgen %s", name)
+		assert.True(t, strings.Contains(cli, "`toolgen "+name), "docs/cli.md's CLI table lacks toolgen %s", name)
 		for _, f := range flagLine.FindAllStringSubmatch(help(name, "-h"), -1) {
 			re := regexp.MustCompile(`(^|[^\w-])--?` + regexp.QuoteMeta(f[1]) + `([^\w-]|$)`)
-			assert.True(t, re.MatchString(cli), "README's CLI section lacks toolgen %s's flag -%s", name, f[1])
+			assert.True(t, re.MatchString(cli), "docs/cli.md's CLI section lacks toolgen %s's flag -%s", name, f[1])
 		}
 	}
 }

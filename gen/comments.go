@@ -88,6 +88,9 @@ func toolDoc(t *genTool) []string {
 	if t.spec.Network {
 		p = append(p, "It declares that it needs network access.")
 	}
+	if len(t.spec.Hosts) > 0 {
+		p = append(p, fmt.Sprintf("It reaches only these hosts, through toolgen's egress proxy: %s.", strings.Join(t.spec.Hosts, ", ")))
+	}
 	if len(t.spec.Args) == 0 {
 		p = append(p, "It takes no arguments.")
 	} else {

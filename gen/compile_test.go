@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nanogpt/toolgen/runtime/base"
 )
 
@@ -166,17 +169,13 @@ func TestCompileAndRun(t *testing.T) {
 		t.Skip("no go command:", err)
 	}
 	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mod := t.TempDir()
 	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/agent\n\ngo 1.26.8\n\n"+
 		"require github.com/nanogpt/toolgen v0.0.0-00010101000000-000000000000\n\n"+
 		"replace github.com/nanogpt/toolgen => "+repo+"\n")
 	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	writeFile(t, filepath.Join(mod, "go.sum"), string(sum))
 
 	for _, c := range goldenCases(t) {
@@ -187,9 +186,7 @@ func TestCompileAndRun(t *testing.T) {
 			if os.IsNotExist(err) {
 				continue
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			writeFile(t, filepath.Join(dir, dst), string(data))
 		}
 	}
@@ -199,28 +196,19 @@ func TestCompileAndRun(t *testing.T) {
 	writeFile(t, filepath.Join(agent, "e2e_test.go"), e2eTest)
 	writeFile(t, filepath.Join(agent, "head_lines.tool.json"), headLines)
 	search, err := os.ReadFile(filepath.Join("testdata", "search_text.tool.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	writeFile(t, filepath.Join(agent, "search_text.tool.json"), string(search))
 	target, err := Resolve(agent, "", generatedFile, "tools_gen_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if target.Name != "agent" || target.Path != "example.com/agent/agent" || target.Reserved["json"] != "user.go" {
-		t.Fatalf("Resolve = %+v", target)
-	}
+	require.NoError(t, err)
+	require.Equal(t, "agent", target.Name)
+	require.Equal(t, "example.com/agent/agent", target.Path)
+	require.Equal(t, "user.go", target.Reserved["json"])
 	descs, err := ReadDir(agent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out, err := Generate(Config{Package: target.Name, Source: target.Source(agent), Reserved: target.Reserved}, descs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(out.Code), `toolgentool "github.com/nanogpt/toolgen/runtime/tool"`) || !strings.Contains(string(out.Code), "// source: agent\n") {
-		t.Errorf("generated code does not alias runtime/tool or has the wrong source line:\n%s", out.Code)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, string(out.Code), `toolgentool "github.com/nanogpt/toolgen/runtime/tool"`, "the generated code aliases runtime/tool")
+	assert.Contains(t, string(out.Code), "// source: agent\n")
 	writeFile(t, filepath.Join(agent, "tools_gen.go"), string(out.Code))
 	writeFile(t, filepath.Join(agent, "tools_gen_test.go"), string(out.Test))
 
@@ -229,9 +217,7 @@ func TestCompileAndRun(t *testing.T) {
 		cmd := exec.Command(goBin, args...)
 		cmd.Dir, cmd.Env = mod, env
 		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 		t.Logf("go %s:\n%s", strings.Join(args, " "), out)
 	}
 
@@ -245,26 +231,21 @@ func TestCompileAndRun(t *testing.T) {
 		cmd := exec.Command(goBin, "build", "./testdata/stale")
 		cmd.Dir, cmd.Env = mod, env
 		got, err := cmd.CombinedOutput()
-		if err == nil || !strings.Contains(string(got), "EnforceVersion") || !strings.Contains(string(got), "overflows") {
-			t.Errorf("version %d: go build: %v\n%s\nwant a compile error on the EnforceVersion line", v, err, got)
-		}
+		assert.Error(t, err, "version %d: go build succeeded; want a compile error on the EnforceVersion line", v)
+		assert.Contains(t, string(got), "EnforceVersion", "version %d", v)
+		assert.Contains(t, string(got), "overflows", "version %d", v)
 	}
 }
 
 // TestGeneratedVersionFitsRuntime: the version Generate emits is one the
 // runtime of this module runs.
 func TestGeneratedVersionFitsRuntime(t *testing.T) {
-	if GeneratedVersion < base.MinGeneratedVersion || GeneratedVersion > base.MaxGeneratedVersion {
-		t.Fatalf("gen.GeneratedVersion %d is outside base's [%d, %d]", GeneratedVersion, base.MinGeneratedVersion, base.MaxGeneratedVersion)
-	}
+	assert.GreaterOrEqual(t, GeneratedVersion, base.MinGeneratedVersion, "gen.GeneratedVersion is below base's range")
+	assert.LessOrEqual(t, GeneratedVersion, base.MaxGeneratedVersion, "gen.GeneratedVersion is above base's range")
 }
 
 func writeFile(t *testing.T, path, data string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
 }

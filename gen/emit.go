@@ -225,6 +225,9 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.Network {
 		fields = append(fields, field("Network", jen.True()))
 	}
+	if len(s.Hosts) > 0 {
+		fields = append(fields, field("Hosts", strs(s.Hosts)))
+	}
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {

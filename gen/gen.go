@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/nanogpt/toolgen/internal/regular"
+	"github.com/nanogpt/toolgen/internal/descdir"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -139,54 +136,49 @@ func NumberLines(src []byte) string {
 // MaxDescriptorSize is the size limit of one descriptor file for ReadDir:
 // 1 MiB, the runtime loader's (loader.MaxFileSize). A descriptor is a few
 // hundred bytes.
-const MaxDescriptorSize = 1 << 20
+const MaxDescriptorSize = descdir.MaxFileSize
 
 // ReadDir reads the *.tool.json files of dir (not its subdirectories) in
 // name order. Each Descriptor's Path is filepath.Join(dir, name), so
 // messages name files as the caller named the directory. ReadDir only reads.
 //
-// A directory of a repository is hostile input: a descriptor (or what its
-// symlink points to) that is not a regular file (a FIFO, /dev/zero, a
-// socket), or that is larger than MaxDescriptorSize, is a 613 naming the
-// file, found without blocking on it or reading more than the limit.
+// It reads under the rule the runtime loader reads by (package
+// internal/descdir), so that what toolgen generate compiles is what
+// toolgen serve would load: hidden files (.x.tool.json) are not
+// descriptors; a symlink is followed only to a file inside dir; a file (or
+// what its symlink points to) that is not a regular file (a FIFO,
+// /dev/zero, a socket) or is larger than MaxDescriptorSize is a 613 naming
+// it, found without blocking on it or reading more than the limit. Every
+// such 613 is returned (joined), and then no descriptor.
 func ReadDir(dir string) ([]Descriptor, error) {
-	entries, err := os.ReadDir(dir)
+	d, err := descdir.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	var descs []Descriptor
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), tool.DescriptorExt) {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		data, err := readDescriptor(p)
-		if err != nil {
-			return nil, err
-		}
-		descs = append(descs, Descriptor{Path: p, Data: data})
-	}
-	slices.SortFunc(descs, func(a, b Descriptor) int { return strings.Compare(a.Path, b.Path) })
-	return descs, nil
-}
-
-// readDescriptor reads the file p under ReadDir's rules.
-func readDescriptor(p string) ([]byte, error) {
-	fileErr := func(format string, args ...any) error {
-		e := tool.SpecErrorf("", "file "+format, args...)
-		e.File = p
-		return e
-	}
-	data, info, err := regular.Read(p, MaxDescriptorSize)
-	switch {
-	case errors.Is(err, regular.ErrNotRegular):
-		return nil, fileErr("is not a regular file (%s); a descriptor is a plain JSON file", info.Mode().Type())
-	case errors.Is(err, regular.ErrTooLarge):
-		return nil, fileErr("is larger than the limit of %d bytes; a descriptor is a small JSON file", MaxDescriptorSize)
-	case err != nil:
+	defer d.Close()
+	names, err := d.Names(tool.DescriptorExt)
+	if err != nil {
 		return nil, err
 	}
-	return data, nil
+	var (
+		descs []Descriptor
+		errs  []error
+	)
+	for _, name := range names {
+		data, _, err := d.Read(name, MaxDescriptorSize)
+		switch {
+		case errors.Is(err, descdir.ErrGone):
+			continue // removed since the listing
+		case err != nil:
+			errs = append(errs, err)
+			continue
+		}
+		descs = append(descs, Descriptor{Path: d.File(name), Data: data})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return descs, nil
 }
 
 // IsGenerated reports whether src is a file toolgen wrote: its first line is

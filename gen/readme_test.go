@@ -13,17 +13,34 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeSection returns the text of the README section headed "## title",
-// up to the next "## " heading.
-func readmeSection(t *testing.T, readme, title string) string {
+// readmeSection returns the part of a markdown text headed "## title", up
+// to the next "## " heading.
+func readmeSection(t *testing.T, text, title string) string {
 	t.Helper()
-	start := strings.Index(readme, "\n## "+title+"\n")
-	require.GreaterOrEqual(t, start, 0, "README has no section %q", title)
-	rest := readme[start+len(title)+5:]
+	start := strings.Index(text, "\n## "+title+"\n")
+	require.GreaterOrEqual(t, start, 0, "no section %q", title)
+	rest := text[start+len(title)+5:]
 	if end := strings.Index(rest, "\n## "); end >= 0 {
 		rest = rest[:end]
 	}
 	return rest
+}
+
+// readText returns a file's text.
+func readText(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// jsonBlocks returns the ```json blocks of markdown text, in order.
+func jsonBlocks(text string) []string {
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)\n```json\n(.*?)\n```\n").FindAllStringSubmatch(text, -1) {
+		blocks = append(blocks, m[1]+"\n")
+	}
+	return blocks
 }
 
 // goBlocks returns the ```go blocks of markdown text, in order.
@@ -35,13 +52,16 @@ func goBlocks(text string) []string {
 	return blocks
 }
 
-// TestReadmeGoAPI proves the README's Go story in a module outside this
-// repository, as a user has it (a replace to this clone, offline): the
-// first Go block of "Generating typed tools: the go:generate story" is the
-// tools package's doc.go and go generate writes its tools; every ```go
-// block of "Using toolgen from Go" is a program of that module, and each
-// must build and pass go vet (so every type it names is public); the first
-// runs, and calls a generated tool typed.
+// TestReadmeGoAPI proves the README's and docs/go-api.md's Go story in a
+// module outside this repository, as a user has it (a replace to this
+// clone, offline): the Go block of the README's "go:generate" section is
+// the tools package's doc.go (docs/go-api.md's "Generating typed tools:
+// the go:generate story" shows the same file) and the README's descriptor
+// (its "One descriptor" section) sits next to it, so go generate checks its
+// examples and writes its tool; every ```go block of docs/go-api.md's
+// "Using toolgen from Go" is a program of that module, and each must build
+// and pass go vet (so every type it names is public); the first runs, and
+// calls a generated tool typed.
 func TestReadmeGoAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds toolgen in an external module; runs in make test-all")
@@ -50,16 +70,20 @@ func TestReadmeGoAPI(t *testing.T) {
 	require.NoError(t, err)
 	repo, err := filepath.Abs("..")
 	require.NoError(t, err)
-	data, err := os.ReadFile(filepath.Join(repo, "README.md"))
-	require.NoError(t, err)
-	readme := string(data)
+	readme := readText(t, filepath.Join(repo, "README.md"))
+	goAPI := readText(t, filepath.Join(repo, "docs", "go-api.md"))
 
-	genBlocks := goBlocks(readmeSection(t, readme, "Generating typed tools: the go:generate story"))
-	require.NotEmpty(t, genBlocks)
-	docGo := genBlocks[0]
+	frontBlocks := goBlocks(readmeSection(t, readme, "go:generate"))
+	require.Len(t, frontBlocks, 1)
+	docGo := frontBlocks[0]
 	require.Contains(t, docGo, "package tools")
 	require.Contains(t, docGo, "//go:generate go run github.com/nanogpt/toolgen/cmd/toolgen generate")
-	apiBlocks := goBlocks(readmeSection(t, readme, "Using toolgen from Go"))
+	genBlocks := goBlocks(readmeSection(t, goAPI, "Generating typed tools: the go:generate story"))
+	require.NotEmpty(t, genBlocks)
+	assert.Equal(t, docGo, genBlocks[0], "the README's and docs/go-api.md's doc.go differ")
+	descriptors := jsonBlocks(readmeSection(t, readme, "One descriptor"))
+	require.Len(t, descriptors, 1)
+	apiBlocks := goBlocks(readmeSection(t, goAPI, "Using toolgen from Go"))
 	require.GreaterOrEqual(t, len(apiBlocks), 2)
 
 	mod := t.TempDir()
@@ -73,6 +97,7 @@ func TestReadmeGoAPI(t *testing.T) {
 	search, err := os.ReadFile(filepath.Join("testdata", "search_text.tool.json"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(mod, "tools", "search-text.tool.json"), string(search))
+	writeFile(t, filepath.Join(mod, "tools", "head-lines.tool.json"), descriptors[0])
 	for i, b := range apiBlocks {
 		require.True(t, strings.HasPrefix(b, "package main\n"), "README Go block %d is not a whole program:\n%s", i+1, b)
 		formatted, err := format.Source([]byte(b))
@@ -92,6 +117,9 @@ func TestReadmeGoAPI(t *testing.T) {
 	}
 	goCmd(mod, "generate", "./...")
 	require.FileExists(t, filepath.Join(mod, "tools", "tools_gen.go"))
+	generated := readText(t, filepath.Join(mod, "tools", "tools_gen.go"))
+	assert.Contains(t, generated, "func NewHeadLines(", "the README's descriptor did not become a tool")
+	assert.Regexp(t, `(?m)^\s+File\s+string\b`, generated, "the README's go:generate section calls HeadLinesArgs{File: \"notes.txt\"}")
 	goCmd(mod, "vet", "./...")
 
 	ws := t.TempDir()

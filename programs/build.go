@@ -1,9 +1,12 @@
 package programs
 
+import "strings"
+
 // Build tools, for when the deny list is narrowed to allow them: make, go.
 
 var _ = register(&Program{
 	Names: []string{"make", "gmake", "bmake"},
+	Check: checkMake,
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "CfIoWE", OptShort: "jlO",
 		ArgLong: []string{"directory", "file", "makefile", "include-dir", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"},
@@ -17,6 +20,7 @@ var _ = register(&Program{
 // toolchain line cannot download and run another go).
 var _ = register(&Program{
 	Names:   []string{"go"},
+	Check:   checkGo,
 	Grammar: Grammar{Style: GoFlag, Subcommands: true},
 	Rows: []Row{
 		{Sub: "generate", Why: "it runs the commands written in //go:generate lines"},
@@ -25,3 +29,41 @@ var _ = register(&Program{
 	},
 	Env: func(Run) []string { return []string{"GOENV=off", "GOTOOLCHAIN=local"} },
 })
+
+// checkMake refuses variable assignments on the command line, which
+// override the makefile's (SHELL=…, CC=…).
+func checkMake(c *Command) *Refusal {
+	for _, t := range c.operands() {
+		if w := c.arg(t.word); strings.Contains(w, "=") {
+			return refuse(t.word, "make: the assignment %q is refused: a variable set on the command line overrides "+
+				"the makefile (SHELL=, CC=) and can run any program", w)
+		}
+	}
+	return nil
+}
+
+// checkGo refuses go run of a module fetched by version, and linker flags
+// that name an external program.
+func checkGo(c *Command) *Refusal {
+	if c.sub == "run" {
+		for _, t := range c.subOperands() {
+			if w := c.arg(t.word); strings.Contains(w, "@") {
+				return refuse(t.word, "go: run %q is refused: it downloads a module and runs its code", w)
+			}
+		}
+	}
+	for _, t := range c.tokens {
+		if t.kind != tokOption {
+			continue
+		}
+		v := t.value
+		if !t.hasValue && t.word+1 < len(c.words) {
+			v = c.arg(t.word + 1) // go flags may take the next word
+		}
+		if (t.name == "-ldflags" || t.name == "-gcflags" || t.name == "-asmflags") &&
+			(strings.Contains(v, "extld") || strings.Contains(v, "extar")) {
+			return refuse(t.word, "go: %s %q is refused: -extld and -extar name a program the linker runs", t.name, v)
+		}
+	}
+	return nil
+}

@@ -79,6 +79,7 @@ var _ = register(&Program{
 // diff -r follows symlinks unless --no-dereference (the ExecTool's check).
 var _ = register(&Program{
 	Names: []string{"diff", "gdiff"},
+	Check: checkDiff,
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "CDFILSUWxX",
 		// --context[=NUM], --unified[=NUM] and --color[=WHEN] take a value
@@ -123,3 +124,9 @@ var _ = register(&Program{
 		{Short: "L", Long: []string{"dereference"}, Why: whyFollow},
 	},
 })
+
+// checkDiff refuses diff -r without --no-dereference: GNU diff follows
+// symlinks while comparing directories.
+func checkDiff(c *Command) *Refusal {
+	return refuseRecursionFollowing(c, "diff", "r", []string{"recursive"}, "", []string{"no-dereference"}, "--no-dereference")
+}

@@ -8,7 +8,15 @@
 // directories it may execute from and the extra files it may read under
 // confinement.
 //
-// One file per program or family: git.go, sed.go, tar.go, curl.go, ssh.go …
+// Two readers use the data. The template check (package validate) finds a
+// slot in a code position with the Grammar, Code, Commands, Script and
+// SubWhy of the template's program. The ExecTool's defence 4 (package
+// runtime/exec) looks the granted binary up (Lookup), reads the command
+// line with the same Grammar (Program.ReadCommand) and refuses what the
+// code options' ExecWhy, the Rows and the Check refuse (Command.Refusal).
+//
+// One file per program or family: git.go, sed.go, tar.go, net.go (curl,
+// wget, rsync, nc …), ssh.go …
 // Each declares one *Program and registers it with register in an init
 // function; the order of the files does not matter, since no two programs
 // share a name. Adding a program is one Go file here plus one testdata file,

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // Editors, for when the deny list is narrowed to allow them: vi and its
 // family, emacs.
 
@@ -7,6 +9,7 @@ package programs
 // noexrc, nomodeline).
 var _ = register(&Program{
 	Names: []string{"vi", "vim*", "nvim", "view", "ex", "rview", "rvim", "gvim*", "evim", "vimdiff"},
+	Check: checkVim,
 	Grammar: Grammar{
 		// -S, -q and -r take an optional value, which vim reads only when
 		// the next word is not an option: read as attached-only, the next
@@ -37,3 +40,25 @@ var _ = register(&Program{
 			Why: "it evaluates Emacs Lisp, which can run programs"},
 	},
 })
+
+// checkVim refuses vim's long options the way vim reads them: it compares
+// only the option's own length, ignoring case, so --cmdx and --CMD are
+// --cmd, and --remote-anything is a --remote option.
+func checkVim(c *Command) *Refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if w == "--" {
+			return nil
+		}
+		lw := strings.ToLower(w)
+		if !strings.HasPrefix(lw, "--") {
+			continue
+		}
+		for _, o := range []string{"cmd", "remote", "servername", "listen", "server"} {
+			if strings.HasPrefix(lw[2:], o) {
+				return refuse(i, "%s: option %s is refused: vim reads it as --%s, which runs editor commands or talks to another editor process", c.name, w, o)
+			}
+		}
+	}
+	return nil
+}

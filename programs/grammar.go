@@ -70,6 +70,23 @@ func (g Grammar) TakesValue(opt string) bool {
 	return len(opt) == 2 && opt[0] == '-' && strings.IndexByte(g.ArgShort, opt[1]) >= 0
 }
 
+// Script is a program's script language, as the template check judges a
+// script of it.
+type Script struct {
+	// Judge returns why a script is refused, or "" when it is safe to run
+	// (SedScript). The ExecTool judges every script with it too.
+	Judge func(script string) string
+	// Danger are the letters of the commands that run a program or touch a
+	// file: a slot whose values hold no letter is still refused when the
+	// script around it holds one of them.
+	Danger string
+	// Why says why a script is code, for messages.
+	Why string
+	// Inline says how a template gives a script instead of a file ("-e
+	// SCRIPT").
+	Inline string
+}
+
 // SubArgs lists a subcommand's options that take a value.
 type SubArgs struct {
 	Short string

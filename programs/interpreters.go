@@ -148,6 +148,7 @@ var _ = register(&Program{
 // print > file).
 var _ = register(&Program{
 	Names: []string{"awk", "gawk", "mawk", "nawk", "original-awk"},
+	Check: checkAwk,
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "fvFEilWe", OptShort: "opdDL", NoArgShort: "bcghMNOPrstVSy",
 		ArgLong: []string{"file", "assign", "field-separator", "exec", "include", "load", "source"},
@@ -159,3 +160,53 @@ var _ = register(&Program{
 		{Short: "l", Long: []string{"load"}, Why: "it loads a shared library (native code)"},
 	},
 })
+
+// checkAwk reads the awk program (the -e/--source values, or the first
+// operand) and refuses what lets it run commands, write files or read files
+// it does not name as operands. This is a lexical check, not an awk parser:
+// it refuses more than it must ($3 > 1 inside a print statement).
+func checkAwk(c *Command) *Refusal {
+	for _, t := range c.options("W") {
+		if strings.HasPrefix(t.value, "e") || strings.HasPrefix(t.value, "i") {
+			return refuse(t.word, "awk: -W %s is refused: it reads the program from a file or stdin, which cannot be checked", t.value)
+		}
+	}
+	programs := c.options("e", "source")
+	if len(programs) == 0 {
+		if ops := c.operands(); len(ops) > 0 {
+			programs = []token{{word: ops[0].word, kind: tokOperand, value: c.arg(ops[0].word)}}
+		}
+	}
+	for _, p := range programs {
+		if reason := awkProgram(p.value); reason != "" {
+			return refuse(p.word, "awk: the program %q is refused: %s", p.value, reason)
+		}
+		c.script(p.word)
+		if p.kind == tokOption && !p.inWord {
+			c.script(p.word + 1)
+		}
+	}
+	return nil
+}
+
+// awkProgram returns why an awk program is refused, or "".
+func awkProgram(prog string) string {
+	switch {
+	case strings.Contains(prog, "system"):
+		return "system() runs a shell command"
+	case strings.Contains(prog, "getline"):
+		return "getline reads from files or commands named in the program"
+	case strings.Contains(strings.ReplaceAll(prog, "||", ""), "|"):
+		return "| pipes output into or out of a shell command"
+	case strings.Contains(prog, "@"):
+		return "@load, @include and indirect calls (@f()) load code or call functions by name"
+	case strings.Contains(prog, "ARGV"):
+		return "changing ARGV makes awk read files the command line does not name"
+	}
+	for _, stmt := range strings.FieldsFunc(prog, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		if i := strings.Index(stmt, "print"); i >= 0 && strings.Contains(stmt[i:], ">") {
+			return "print > file writes to a file; the output comes back to you anyway"
+		}
+	}
+	return ""
+}

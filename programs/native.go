@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // Programs that load native code (shared libraries) named on their command
 // line or in a file they are given: Landlock cannot stop a readable library
 // being mapped, so such code of the workspace would run even under
@@ -37,8 +39,29 @@ var _ = register(&Program{
 // --script too (the ExecTool's check).
 var _ = register(&Program{
 	Names:   []string{"nmap"},
+	Check:   checkNmap,
 	Grammar: Grammar{Abbrev: true},
 	Rows: []Row{
 		{Long: []string{"script*"}, Words: []string{"-sC", "-A"}, Why: "it runs NSE scripts (Lua), which can run programs"},
 	},
 })
+
+// checkNmap refuses what getopt_long_only reads as --script: one or two
+// dashes, and any prefix of "script" of two letters or more ("-scr",
+// "--scri=x").
+func checkNmap(c *Command) *Refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if w == "--" {
+			return nil
+		}
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
+		if len(name) >= 2 && (strings.HasPrefix("script", name) || strings.HasPrefix(name, "script")) {
+			return refuse(i, "nmap: option %s is refused: nmap reads it as --script, which runs NSE scripts (Lua) that can run programs", w)
+		}
+	}
+	return nil
+}

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // Programs that reach the network and run programs to do it: rsync, wget,
 // curl, nc, socat, tcpdump.
 
@@ -126,7 +128,7 @@ var _ = register(&Program{
 })
 
 // socat: addresses that run programs (the ExecTool's check).
-var _ = register(&Program{Names: []string{"socat"}})
+var _ = register(&Program{Names: []string{"socat"}, Check: checkSocat})
 
 var _ = register(&Program{
 	Names:   []string{"tcpdump"},
@@ -136,3 +138,19 @@ var _ = register(&Program{
 			ExecWhy: "it runs the named program on every file it saves"},
 	},
 })
+
+// checkSocat refuses socat addresses that run programs.
+func checkSocat(c *Command) *Refusal {
+	for _, t := range c.operands() {
+		w := c.arg(t.word)
+		typ := strings.ToUpper(w)
+		if i := strings.IndexAny(typ, ":,"); i >= 0 {
+			typ = typ[:i]
+		}
+		switch typ {
+		case "EXEC", "SYSTEM", "SHELL":
+			return refuse(t.word, "socat: the address %q is refused: %s addresses run a program", w, typ)
+		}
+	}
+	return nil
+}

@@ -28,8 +28,15 @@ type Program struct {
 	// Commands are the operands that are a command the program runs (git
 	// bisect run CMD…, ssh HOST CMD…).
 	Commands []CodeOperands
-	// Sed: the first operand is a sed script unless -e or -f gives one.
-	Sed bool
+	// Script, when set, says the program reads a script in a language of
+	// its own, which is code: the value of its CodeScript options, or its
+	// first operand when no CodeScript or CodeScriptFile option is given
+	// (sed).
+	Script *Script
+	// SubWhy, for a program with subcommands whose subcommand may be code,
+	// says why ("some subcommands run programs …"): a slot there is a 613
+	// unless an enum makes it safe.
+	SubWhy string
 
 	// Refuse, when set, makes the ExecTool refuse the program whatever its
 	// arguments, saying why (exec.New refuses to grant it: 613).
@@ -37,6 +44,11 @@ type Program struct {
 	// Rows are the ExecTool's other refusals: options, words and
 	// subcommands it refuses beyond Code.
 	Rows []Row
+	// Check, when set, looks at what rows cannot express, after them:
+	// scripts given as operands (sed, awk), read-only forms (git config),
+	// operand syntax (tar's host:file). It returns the ExecTool's refusal,
+	// or nil.
+	Check func(c *Command) *Refusal
 
 	// Env returns the "KEY=VALUE" entries forced on the program's
 	// environment, after the kernel's own (so they win over WithEnv), which
@@ -57,7 +69,8 @@ type Program struct {
 	// read under confinement besides the kernel's system bundle.
 	Read []string
 
-	match DenyList // Names, as a matcher
+	match DenyList   // Names, as a matcher
+	exec  *execRules // the ExecTool's reading (execrules.go), made once
 }
 
 // registry holds every program, in the order the files registered them
@@ -97,8 +110,8 @@ var lookups struct {
 const maxLookups = 256
 
 // Lookup returns the program a binary is (a bare name or a path, matched
-// like a deny-list entry: "/usr/bin/sed4.9" is sed), or nil when toolgen
-// knows nothing of it.
+// like a deny-list entry: "/usr/bin/sed4.9" is sed, and a name a program
+// lists exactly wins), or nil when toolgen knows nothing of it.
 func Lookup(binary string) *Program {
 	lookups.Lock()
 	p, ok := lookups.m[binary]
@@ -107,11 +120,23 @@ func Lookup(binary string) *Program {
 		return p
 	}
 	prepare()
+	// A name a program lists beats one matched as another's version
+	// ("diff3" is diff3's, though the entry "diff" matches it as diff
+	// version 3).
 	var found *Program
+	name := BinaryName(binary)
 	for _, p := range registry {
-		if _, ok := p.match.Match(binary); ok {
+		if slices.Contains(p.Names, name) {
 			found = p
 			break
+		}
+	}
+	for _, p := range registry {
+		if found != nil {
+			break
+		}
+		if _, ok := p.match.Match(binary); ok {
+			found = p
 		}
 	}
 	lookups.Lock()
@@ -121,13 +146,6 @@ func Lookup(binary string) *Program {
 	lookups.m[binary] = found
 	lookups.Unlock()
 	return found
-}
-
-// Is reports whether binary is one of p's names.
-func (p *Program) Is(binary string) bool {
-	prepare()
-	_, ok := p.match.Match(binary)
-	return ok
 }
 
 // Name returns the program's first name, the one messages use.

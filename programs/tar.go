@@ -1,9 +1,12 @@
 package programs
 
+import "strings"
+
 // tar, and the archivers that run programs: zip.
 
 var _ = register(&Program{
 	Names: []string{"tar", "gtar", "bsdtar"},
+	Check: checkTar,
 	Grammar: Grammar{
 		OldStyle: true, Abbrev: true, ArgShort: "bCfFgHIKLNTVX", NoArgShort: "AcdrtuxGnSkUWOmpsjJzZPlRvwoaBiM",
 		ArgLong: []string{"file", "directory", "files-from", "exclude-from", "exclude", "transform", "xform", "format",
@@ -39,6 +42,7 @@ var _ = register(&Program{
 // --unzip-command, the long form of -TT).
 var _ = register(&Program{
 	Names: []string{"zip"},
+	Check: checkZipRecursion,
 	Grammar: Grammar{
 		Abbrev: true, ArgShort: "bnstxiO",
 		ArgLong: []string{"unzip-command", "out", "temp-path", "split-size", "exclude", "include", "logfile-path", "suffixes", "password"},
@@ -50,3 +54,39 @@ var _ = register(&Program{
 			ExecWhy: "it runs the named program to test the archive"},
 	},
 })
+
+// checkTar refuses remote archives: GNU tar opens an archive named
+// host:file through rsh or ssh unless --force-local is given.
+func checkTar(c *Command) *Refusal {
+	if len(c.options("", "force-local")) > 0 {
+		return nil
+	}
+	for _, t := range c.options("f", "file") {
+		before, _, found := strings.Cut(t.value, ":")
+		if found && !strings.Contains(before, "/") {
+			return refuse(t.word, "tar: the archive %q is refused: a name with a colon is a remote archive, which tar "+
+				"opens by running rsh or ssh; rename it or add --force-local", t.value)
+		}
+	}
+	return nil
+}
+
+// checkZip refuses zip's two-letter -TT (--unzip-command) in every spelling.
+func checkZip(c *Command) *Refusal {
+	for i := 1; i < len(c.words); i++ {
+		w := c.arg(i)
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "TT") {
+			return refuse(i, "zip: option -TT (in %q) is refused: it runs the named program to test the archive", w)
+		}
+	}
+	return nil
+}
+
+// checkZipRecursion adds to checkZip: recursion (-r, -R) follows symlinks into
+// what they point to unless -y (--symlinks) stores them as links.
+func checkZipRecursion(c *Command) *Refusal {
+	if r := checkZip(c); r != nil {
+		return r
+	}
+	return refuseRecursionFollowing(c, "zip", "rR", []string{"recurse-paths", "recurse-patterns"}, "y", []string{"symlinks"}, "-y")
+}

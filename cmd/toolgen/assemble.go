@@ -21,7 +21,7 @@ func assemble(c *command, env *cmdEnv, f *toolFlags) (*preset.Preset, int) {
 	if err := f.checkDirs(); err != nil {
 		return nil, c.usageErr(env, "%v", err)
 	}
-	p, err := preset.New(f.options()...)
+	p, err := preset.New(append(f.options(), preset.WithEgressOptions(env.egress...))...)
 	var sel *preset.SelectionError
 	if errors.As(err, &sel) {
 		// No preset to ask (preset.ToolsDirRefused): the refusal is told by

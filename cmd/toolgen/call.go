@@ -57,6 +57,7 @@ func resolveCall(c *command, env *cmdEnv, args []string, prepare bool) (target c
 			opts = append(opts, kernel.WithProcessLimit(f.processLimit.n))
 		}
 		kernel.Prepare(opts...)
+		kernel.PrepareWorkspace(f.workspace) // an ordinary user's noexec holder
 	}
 	if len(pos) < 1 || len(pos) > 2 {
 		return target, c.usageErr(env, "want a tool name and one JSON argument object"), true

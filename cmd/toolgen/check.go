@@ -21,7 +21,11 @@ var checkCmd = &command{
 		"printed to stderr as FILE:LINE:COL: error 613: message (FILE: error 613: message where there is\n" +
 		"no position), paths relative to the current directory; --error-format json or github prints\n" +
 		"them for machines or as GitHub Actions annotations. A clean check prints nothing. Exit 0 when\n" +
-		"all are valid, 3 otherwise.",
+		"all are valid, 3 otherwise.\n\n" +
+		"A descriptor whose \"network\" is true (every host) and whose command names fixed URLs\n" +
+		"(https://api.github.com/...) gets a note suggesting the hosts list that would let it reach only\n" +
+		"those: FILE:LINE:COL: note: ... (a GitHub notice with --error-format github; json prints problems\n" +
+		"only). Notes do not change the exit code.",
 	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
@@ -69,6 +73,7 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 			return exitFor(err)
 		}
 		printer.print(env.stderr, problems)
+		printer.printNotes(env.stderr, hostNotes(t)) // check_hosts.go
 		invalid = invalid || len(problems) > 0
 		if t.files == nil {
 			warnNoDescriptors(env, t.dir)

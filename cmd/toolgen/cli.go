@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/escape"
+	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -34,9 +35,11 @@ type command struct {
 	run     func(c *command, env *cmdEnv, args []string) int
 }
 
-// cmdEnv is what a command may use: its output streams.
+// cmdEnv is what a command may use: its output streams, and options of
+// the egress proxy (nil in the binary; a test's resolver, runEnv).
 type cmdEnv struct {
 	stdout, stderr io.Writer
+	egress         []egress.Option
 }
 
 // commands lists every subcommand; each lives in its own file.
@@ -47,7 +50,12 @@ func commands() []*command {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	env := &cmdEnv{stdout: stdout, stderr: stderr}
+	return runEnv(&cmdEnv{stdout: stdout, stderr: stderr}, args)
+}
+
+// runEnv is run with its environment given.
+func runEnv(env *cmdEnv, args []string) int {
+	stdout, stderr := env.stdout, env.stderr
 	if len(args) == 0 {
 		printUsage(stderr)
 		return exitUsage
@@ -213,7 +221,7 @@ func (c *command) usageLine() string {
 // The usage of the shared flags (toolFlags.register), in every usage line
 // that has them; TestUsageLines checks every line against the flags.
 const (
-	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--only NAME,...] [--no-builtins]"
+	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--net-allow HOST:PORT,...] [--only NAME,...] [--no-builtins]"
 	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
 )
 

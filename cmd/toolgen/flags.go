@@ -28,6 +28,7 @@ type toolFlags struct {
 	tools      string
 	workspace  string
 	execAllow  nameList
+	netAllow   nameList // the exec tool's network hosts
 	only       nameList
 	noBuiltins bool
 	timeout    time.Duration
@@ -51,6 +52,8 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 	fs.StringVar(&f.tools, "tools", "", "directory `DIR` of *.tool.json descriptors (default ./tools when it exists)")
 	fs.StringVar(&f.workspace, "workspace", ".", "directory `DIR` commands run in; path arguments must stay inside it")
 	fs.Var(&f.execAllow, "exec-allow", "comma-separated binaries `BIN,...` the exec tool may run (exec is off without it)")
+	fs.Var(&f.netAllow, "net-allow", "comma-separated network hosts `HOST:PORT,...` the exec tool's commands may reach through "+
+		"toolgen's egress proxy (api.github.com:443, *.example.org:443, localhost:8080; needs --exec-allow; default: no network)")
 	fs.Var(&f.only, "only", "comma-separated names `NAME,...` of the tools to serve, of any form; the others are left out (default: every tool)")
 	fs.BoolVar(&f.noBuiltins, "no-builtins", false, "leave out the built-in tools grep_text, find_files and sed_print")
 	fs.BoolVar(&f.toolsInWorkspace, "allow-tools-in-workspace", false, "load descriptors from a tools directory inside the workspace even "+
@@ -92,12 +95,16 @@ func (f *toolFlags) checkRunFlags() error {
 
 // checkDirs reports a --workspace or --tools that names no directory (it
 // does not exist, or is a file) as an error naming the flag, which the
-// commands print as a usage error. Only a watching server may be given a
+// commands print as a usage error; so is --net-allow without --exec-allow. Only a watching server may be given a
 // --tools directory that does not exist yet: it creates it, to watch it.
 // Other errors (a directory that cannot be read) are left to the preset.
 func (f *toolFlags) checkDirs() error {
 	if _, err := dirFlag("workspace", f.workspace); err != nil {
 		return err
+	}
+	if len(f.netAllow) > 0 && len(f.execAllow) == 0 {
+		return errors.New("--net-allow gives the exec tool network hosts; grant it binaries with --exec-allow " +
+			"(a descriptor tool names its own hosts: \"network\": {\"hosts\": [...]})")
 	}
 	if f.tools == "" {
 		return nil
@@ -159,6 +166,9 @@ func (f *toolFlags) options() []preset.Option {
 	}
 	if len(f.execAllow) > 0 {
 		opts = append(opts, preset.WithExec(f.execAllow...))
+	}
+	if len(f.netAllow) > 0 {
+		opts = append(opts, preset.WithExecHosts(f.netAllow...))
 	}
 	if dir := f.toolsDir(); dir != "" {
 		// Only a watching server creates a missing directory, so files can be

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/schema"
 )
 
@@ -106,7 +107,7 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 	// The next steps: --allow-tools-in-workspace only where the directory
 	// needs it, inside the current directory (the default workspace); a
 	// directory outside it is the setup the README recommends.
-	if inside(dir, ".") {
+	if within.Resolved(".", dir) {
 		fmt.Fprintf(env.stdout, `
 Next:
   toolgen check %[1]s

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"attack":  attackMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
 		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {
@@ -46,6 +48,11 @@ func TestScript(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"attacktools":    attackTools,
+			"gone":           goneOrFail,
+			"listen":         listen,
+			"listenudp":      listenUDP,
+			"listenabstract": listenAbstract,
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
@@ -58,6 +65,10 @@ func TestScript(t *testing.T) {
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo+"/../..")
+			// A marker for the processes a script starts, unique to this
+			// run: concurrent runs (two checkouts on one machine) must not
+			// see, or kill, each other's.
+			e.Setenv("MARK", fmt.Sprintf("tg%d-%d", os.Getpid(), rand.Int64()))
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
 			// Under -race every toolgen the scripts run would sleep a second

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/regular"
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/mcp"
 	"github.com/nanogpt/toolgen/runtime/preset"
@@ -262,7 +263,7 @@ func warnTokenFile(env *cmdEnv, file, workspace string) {
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is readable by other users (mode %04o); chmod 600 %s\n",
 			file, st.Mode().Perm(), file)
 	}
-	if inside(file, workspace) {
+	if within.Resolved(workspace, file) {
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is inside the workspace, where the tools can read it "+
 			"and show it to the model; keep it outside (e.g. ~/.config/toolgen/token)\n", file)
 	}
@@ -348,13 +349,13 @@ func openAudit(env *cmdEnv, sf serveFlags, workspace string) (*audit.Log, error)
 	if sf.auditFile == "-" {
 		return audit.NewWriter(env.stderr), nil
 	}
-	if lexicallyInside(sf.auditFile, workspace) && !inside(sf.auditFile, workspace) {
+	if within.Lexical(workspace, sf.auditFile) && !within.Resolved(workspace, sf.auditFile) {
 		// The repository holds a symlink on the way to the log: it would
 		// choose where serve writes (and would silence the warning below).
 		return nil, fmt.Errorf("--audit %s lies in the workspace, but a symlink there leads it out of the workspace, to %s: the repository would choose where the log is written; give a path outside the workspace",
 			sf.auditFile, resolvedDir(sf.auditFile))
 	}
-	if inside(sf.auditFile, workspace) {
+	if within.Resolved(workspace, sf.auditFile) {
 		fmt.Fprintf(env.stderr, "toolgen serve: warning: the audit log %s is inside the workspace, where the tools (and the agent) may be able to write\n", sf.auditFile)
 	}
 	return audit.Open(sf.auditFile, audit.Options{MaxSize: sf.auditMaxSize.n, Keep: sf.auditKeep})
@@ -378,18 +379,6 @@ func checkAuditDir(file string) error {
 	return nil
 }
 
-// lexicallyInside reports whether path lies in dir as written (both made
-// absolute, no symlink resolved).
-func lexicallyInside(path, dir string) bool {
-	ap, err1 := filepath.Abs(path)
-	ad, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(ad, ap)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
 // resolvedDir is path's directory with its symlinks resolved (path itself
 // when that fails).
 func resolvedDir(path string) string {
@@ -397,24 +386,6 @@ func resolvedDir(path string) string {
 		return r
 	}
 	return path
-}
-
-// inside reports whether path lies in dir (both made absolute, symlinks of
-// dir resolved).
-func inside(path, dir string) bool {
-	ap, err1 := filepath.Abs(path)
-	ad, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	if r, err := filepath.EvalSymlinks(ad); err == nil {
-		ad = r
-	}
-	if r, err := filepath.EvalSymlinks(filepath.Dir(ap)); err == nil {
-		ap = filepath.Join(r, filepath.Base(ap))
-	}
-	rel, err := filepath.Rel(ad, ap)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // watchDescriptors reloads the descriptor tools while ctx lasts: each reload

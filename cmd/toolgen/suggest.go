@@ -29,7 +29,8 @@ var flagHints = map[string]string{
 // flagSynonyms are flag names people try, with the flag that does it.
 var flagSynonyms = map[string]string{
 	"port": "http", "listen": "http", "addr": "http", "address": "http", "bind": "http",
-	"token": "token-file", "allow-exec": "exec-allow", "exec": "exec-allow", "workdir": "workspace",
+	"token": "token-file", "allow-exec": "exec-allow", "exec": "exec-allow", "allow-net": "net-allow", "net": "net-allow",
+	"allow-host": "net-allow", "allow-hosts": "net-allow", "hosts": "net-allow", "workdir": "workspace",
 	"cwd": "workspace", "dir": "tools", "tool-dir": "tools", "tools-dir": "tools", "format": "error-format",
 }
 

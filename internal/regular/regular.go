@@ -1,6 +1,7 @@
-// Package regular reads files that must be regular files — descriptors, a
-// generated file, a token file — from places a repository may have planted
-// something else: a FIFO (whose open would wait for a writer for ever), a
+// Package regular reads files that must be regular files — a generated
+// file, a token file — from places a repository may have planted something
+// else (descriptor files have their own reader, package descdir, with the
+// same rules and one for symlinks): a FIFO (whose open would wait for a writer for ever), a
 // device (a symlink to /dev/zero, endless), or a file far too large.
 package regular
 

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -101,7 +102,7 @@ func checkBinary(bin, p, workspace string, o options) error {
 	}
 	inside := func(cur string) bool {
 		for _, r := range roots {
-			if within(cur, r) {
+			if within.Clean(r, cur) {
 				return true
 			}
 		}

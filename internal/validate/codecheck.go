@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -202,9 +201,8 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 	enum := len(a.Enum) > 0
 	switch {
 	case site.sub:
-		return tool.SpecErrorf(field, "slot %q: %sit is git's subcommand, and some subcommands run programs or the commands they are given "+
-			"(difftool, filter-branch, submodule foreach, bisect run); the model must not choose it: write the subcommand out in the "+
-			"template, or give the slot an enum of the allowed subcommands", a.Name, note)
+		return tool.SpecErrorf(field, "slot %q: %sit is %s's subcommand, and %s; the model must not choose it: write the subcommand out in the "+
+			"template, or give the slot an enum of the allowed subcommands", a.Name, note, site.prog, codeEntry(site.prog).SubWhy)
 	case site.names && site.afterDashes:
 		return nil // slotNamesOption's 613 says it
 	case site.names:
@@ -213,8 +211,8 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 			"template, or give the slot an enum of the allowed values", a.Name, note, opt, site.prog, codeEntry(site.prog).codeOptions())
 	case site.kind == codeScriptFile:
 		fix := "write what the file would hold out in the template instead"
-		if p := codeEntry(site.prog); p != nil && p.Sed {
-			fix = "write the script out in the template instead (-e SCRIPT)"
+		if p := codeEntry(site.prog); p != nil && p.Script != nil {
+			fix = "write the script out in the template instead (" + p.Script.Inline + ")"
 		}
 		return tool.SpecErrorf(field, "slot %q: %sit is the value of %s's %s, which %s; the file would be the workspace's, which the "+
 			"repository writes, so an enum does not help: %s", a.Name, note, site.prog, opt, site.why, fix)
@@ -235,11 +233,8 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 		"write the value out in the template, or give the slot an enum of the allowed values", a.Name, note, site.prog, opt, site.why)
 }
 
-// sedDangerLetters are the letters of the sed commands and flags that run a
-// program or touch a file: e, r, R, w, W.
-const sedDangerLetters = "erRwW"
-
-// sedSiteErrors applies the rule to one sed script of a template.
+// sedSiteErrors applies the rule to one script of a template (a sed
+// script), judged by its program's Script.
 func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note string) []*tool.Error {
 	where := site.prog + "'s script"
 	if site.via != "" {
@@ -268,7 +263,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 		for _, a := range free {
 			errs = append(errs, tool.SpecErrorf("arguments."+a.Name, "slot %q: %sit is (part of) %s, and %s; the model must not choose code: "+
 				"write the script out in the template, give the slot an enum of the allowed scripts, or a pattern that admits no "+
-				"letter (^[0-9]+(,[0-9]+)?$ for a line range)", a.Name, note, where, programs.WhySedScript))
+				"letter (^[0-9]+(,[0-9]+)?$ for a line range)", a.Name, note, where, site.script.Why))
 		}
 		return errs
 	}
@@ -280,7 +275,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 		for _, a := range enums {
 			text += strings.Join(a.Enum, "")
 		}
-		if i := strings.IndexAny(text, sedDangerLetters); i >= 0 {
+		if i := strings.IndexAny(text, site.script.Danger); i >= 0 {
 			for _, a := range letterFree {
 				errs = append(errs, tool.SpecErrorf("arguments."+a.Name, "slot %q: %sits values hold no letter, but %s holds %q around it, "+
 					"which punctuation in the value could turn into a command that runs a program or touches a file (s/x/y/e, w FILE); "+
@@ -314,7 +309,7 @@ func sedSiteErrors(s *tool.Spec, site sedSite, info func(string) slotInfo, note 
 				}
 			}
 		}
-		if reason := programs.SedScript(script.String()); reason != "" {
+		if reason := site.script.Judge(script.String()); reason != "" {
 			if len(enums) == 0 {
 				return []*tool.Error{tool.SpecErrorf("command", "%s%s %q is refused: %s; a script in the template must be "+
 					"safe too, since the files it reads are the workspace's", note, where, script.String(), reason)}

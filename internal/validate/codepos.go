@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -76,12 +77,13 @@ func afterDashes(w Word, slot string) bool {
 	return len(w) > 1 && w[0].Slot == "" && w[1].Slot == slot && strings.Trim(w[0].Lit, "-") == ""
 }
 
-// sedSite is one sed script of a template: a word, or the rest of a word
-// after -e.
+// sedSite is one script of a template (a sed script): a word, or the rest
+// of a word after -e.
 type sedSite struct {
-	prog string
-	via  string // "-e", "--expression" …, or "" for the operand
-	word Word
+	prog   string
+	script *programs.Script // the program's script language
+	via    string           // "-e", "--expression" …, or "" for the operand
+	word   Word
 }
 
 // codeScan is what scanning a template finds.
@@ -155,7 +157,7 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 		return
 	}
 	st := progState{p: p, name: BinaryName(binary), sub: ""}
-	if !p.Git {
+	if !p.Subcommands {
 		st.subDone = true
 	}
 	var operands []int
@@ -200,8 +202,8 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 		}
 		i = sc.option(&st, words, i, depth)
 	}
-	if p.Sed && !st.scriptGiven && len(operands) > 0 {
-		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, word: words[operands[0]]})
+	if p.Script != nil && !st.scriptGiven && len(operands) > 0 {
+		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, script: p.Script, word: words[operands[0]]})
 	}
 	for _, c := range p.Commands {
 		sc.operandCommand(&st, c, words, operands)
@@ -212,7 +214,7 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 // (the indexes in words of the program's operands, in order). A slot in
 // one of c.Lead's places might spell it, so it counts as leading there.
 func (sc *scanner) operandCommand(st *progState, c codeOperands, words []Word, operands []int) {
-	if st.p.Git && c.Sub != st.sub && st.sub != "?" {
+	if st.p.Subcommands && c.Sub != st.sub && st.sub != "?" {
 		return
 	}
 	skip := c.Skip
@@ -303,7 +305,7 @@ func (st *progState) rows() []*codeOption {
 	var out []*codeOption
 	for i := range st.p.Code {
 		o := &st.p.Code[i]
-		if !st.p.Git {
+		if !st.p.Subcommands {
 			out = append(out, o)
 			continue
 		}
@@ -407,7 +409,7 @@ func (sc *scanner) long(st *progState, rows []*codeOption, words []Word, i, dept
 		}
 		return i
 	}
-	exactOnly := !st.p.Abbrev || st.p.Git && !st.subDone
+	exactOnly := !st.p.Abbrev || st.p.Subcommands && !st.subDone
 	for _, o := range rows {
 		for _, l := range o.Long {
 			if opt == l || !exactOnly && opt != "" && strings.HasPrefix(l, opt) && !st.p.knownLong(opt) {
@@ -463,7 +465,7 @@ func (p *codeProgram) isCodeLong(opt string) bool {
 // takesLong reports whether the long option opt, written alone, takes the
 // next word as its value.
 func (st *progState) takesLong(opt string, exactOnly bool) bool {
-	if st.p.Git && !st.subDone {
+	if st.p.Subcommands && !st.subDone {
 		return st.p.top.TakesValue("--" + opt)
 	}
 	for _, l := range st.p.ArgLong {
@@ -548,7 +550,7 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 
 // takesShort reports whether option letter c takes a value.
 func (st *progState) takesShort(c byte) bool {
-	if st.p.Git && !st.subDone {
+	if st.p.Subcommands && !st.subDone {
 		return st.p.top.TakesValue("-" + string(c))
 	}
 	return strings.IndexByte(st.p.ArgShort, c) >= 0
@@ -588,7 +590,7 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 		return end - 1
 	}
 	if o.Kind == codeScript {
-		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, via: opt, word: rest})
+		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, script: st.p.Script, via: opt, word: rest})
 		return last
 	}
 	for _, s := range slotsOf(rest) {

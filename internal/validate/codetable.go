@@ -45,24 +45,32 @@ type codeProgram struct {
 	// OldStyle: a first argument without a dash is a cluster of option
 	// letters whose values are the next words (tar xIf PROG ARCHIVE).
 	OldStyle bool
-	Sed      bool // the first operand is the script unless -e/-f is given
-	Git      bool // top-level options, a subcommand, then the subcommand's options
-	Code     []codeOption
+	// Script is the program's script language (its first operand is a
+	// script unless an option gives one); nil for none.
+	Script *programs.Script
+	// Subcommands: top-level options, a subcommand, then the subcommand's
+	// options; SubWhy says why the subcommand may be code.
+	Subcommands bool
+	SubWhy      string
+	Code        []codeOption
 	// Commands are the operands that are a command the program runs (git
 	// bisect run CMD…, ssh HOST CMD…).
 	Commands []codeOperands
 
-	top programs.Grammar // the top level's grammar, for Git
+	top programs.Grammar // the top level's grammar, for Subcommands
 }
 
 // fromProgram returns p's entry, or nil when p has no code position.
 func fromProgram(p *programs.Program) *codeProgram {
-	if p == nil || len(p.Code) == 0 && len(p.Commands) == 0 && !p.Sed {
+	if p == nil || len(p.Code) == 0 && len(p.Commands) == 0 && p.Script == nil {
 		return nil
 	}
 	g := p.Grammar
-	c := &codeProgram{Abbrev: g.Abbrev, WordsOnly: g.WordsOnly, OldStyle: g.OldStyle, Sed: p.Sed,
-		Git: g.Subcommands, Code: p.Code, Commands: p.Commands, top: g}
+	c := &codeProgram{Abbrev: g.Abbrev, WordsOnly: g.WordsOnly, OldStyle: g.OldStyle, Script: p.Script,
+		Subcommands: g.Subcommands, SubWhy: p.SubWhy, Code: p.Code, Commands: p.Commands, top: g}
+	if g.Subcommands && c.SubWhy == "" {
+		c.SubWhy = "a subcommand may run programs"
+	}
 	if g.Subcommands {
 		c.ArgShort = g.SubArgShort
 	} else {

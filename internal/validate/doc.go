@@ -12,15 +12,14 @@
 //   - the code-position rule (codepos.go): a slot where the template's
 //     program reads code — an option naming a program or command
 //     (sort --compress-program, tar -I, git -c, git clone --upload-pack …),
-//     find's -exec command, git's subcommand, sed's script (SedScript judges
-//     sed scripts, for the ExecTool too) — is a 613 unless an enum (or, for
-//     a sed script, a pattern without letters: PatternAdmitsLetter) makes
-//     it safe;
-//   - the deny list (DenyList): binaries no tool may run, matched on the base
-//     name, case-insensitively, with .exe, paths, ../ and Debian multiarch
-//     triplets normalised away (Match), and judged by the file a path
-//     resolves to — symlinks, hard links, #! interpreters (Program,
-//     DeniedProgram);
+//     find's -exec command, git's subcommand, sed's script — is a 613 unless
+//     an enum (or, for a script, a pattern without letters:
+//     PatternAdmitsLetter) makes it safe. What is code for which program,
+//     and how each reads its options, is package programs' data (one file
+//     per program); validate reads it and names no program;
+//   - the deny list (DenyList, package programs' with its matching and the
+//     judging of the file a path resolves to — symlinks, hard links, #!
+//     interpreters: Program, DeniedProgram), applied to every template;
 //   - where a template's binary resolves (CheckBinary): never inside the
 //     workspace, never a denied program under another name (613);
 //   - the slot-value rules of DESIGN.md §5.1 (Value, Path): a violation is a

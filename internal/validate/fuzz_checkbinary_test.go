@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -42,10 +43,10 @@ func FuzzCheckBinary(f *testing.F) {
 			}
 			p = found
 		}
-		if real, rerr := filepath.EvalSymlinks(p); rerr == nil && within(real, e.ws) {
+		if real, rerr := filepath.EvalSymlinks(p); rerr == nil && within.Clean(e.ws, real) {
 			t.Fatalf("CheckBinary(%q) accepted %s, inside the workspace", bin, real)
 		}
-		if within(filepath.Clean(p), e.ws) {
+		if within.Clean(e.ws, filepath.Clean(p)) {
 			t.Fatalf("CheckBinary(%q) accepted %s, inside the workspace", bin, p)
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -231,7 +232,7 @@ func FuzzPath(f *testing.F) {
 		if err2 != nil {
 			t.Skipf("no /proc: %v", err2)
 		}
-		if !within(landed, root) {
+		if !within.Clean(root, landed) {
 			t.Fatalf("Path(%q) = %q: the kernel opens %s, outside %s", v, got, landed, root)
 		}
 		if walked, err2 := resolve(root, got); err2 != nil || walked != landed {

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -50,7 +51,7 @@ func cleanPath(slot, v string) (string, *tool.Error) {
 		return "", tool.ValueErrorf(slot, "path %q is absolute; give a path relative to the workspace (for example . or src/main.go)", v)
 	}
 	clean := filepath.Clean(v)
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+	if !filepath.IsLocal(clean) {
 		return "", tool.ValueErrorf(slot, "path %q climbs out of the workspace with ..; give a path inside it", v)
 	}
 	return clean, nil
@@ -60,7 +61,7 @@ func cleanPath(slot, v string) (string, *tool.Error) {
 // it reaches after one of v's names to stay inside root.
 func confine(slot, v, root string) *tool.Error {
 	_, err := walk(root, v, func(cur string, boundary bool) bool {
-		return !boundary || within(cur, root)
+		return !boundary || within.Clean(root, cur)
 	})
 	switch {
 	case err == nil:
@@ -81,14 +82,3 @@ func confine(slot, v, root string) *tool.Error {
 // resolve returns the physical form of root/rel, as the kernel would
 // resolve it (see walk). root must be resolved.
 func resolve(root, rel string) (string, error) { return walk(root, rel, nil) }
-
-// within reports whether p is root or lies below it.
-func within(p, root string) bool {
-	if p == root {
-		return true
-	}
-	if root == string(filepath.Separator) {
-		return strings.HasPrefix(p, root)
-	}
-	return strings.HasPrefix(p, root+string(filepath.Separator))
-}

@@ -88,6 +88,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	if t != nil && !o.argsUnread {
 		errs = append(errs, checkCode(s, t, o.deny)...)
 	}
+	errs = append(errs, checkNetwork(s)...) // network.go
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

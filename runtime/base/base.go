@@ -34,7 +34,7 @@ type slot struct {
 // DefaultDenyList; pass WithDenyList to change it), checks where its binary
 // resolves on k (not inside the workspace, not a denied program under
 // another name) and returns the tool running on k, granted exactly the
-// access the Spec declares (Writes, Network: see kernel.Access), which k's
+// access the Spec declares (Writes, Network, Hosts: see kernel.Access), which k's
 // confinement enforces (unless it is off). An invalid spec is a 613
 // *tool.Error (an errors.Join of
 // them when there are several).
@@ -61,7 +61,7 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network})
+	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	for i, a := range spec.Args {
 		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
@@ -143,6 +143,7 @@ func cloneSpec(s tool.Spec) tool.Spec {
 		s.Args[i].Enum = slices.Clone(s.Args[i].Enum)
 	}
 	s.Examples = slices.Clone(s.Examples)
+	s.Hosts = slices.Clone(s.Hosts)
 	return s
 }
 

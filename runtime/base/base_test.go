@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -20,15 +21,7 @@ import (
 // workspace returns a kernel on a fresh temp workspace holding files.
 func workspace(t testing.TB, files map[string]string) *kernel.Kernel {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	k, err := kernel.New(dir)
-	require.NoError(t, err)
-	return k
+	return kerneltest.New(t, files)
 }
 
 var listSpec = tool.Spec{

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -17,8 +18,7 @@ import (
 // on a kernel with the access their own Spec declares (which the kernel's
 // confinement enforces), and the shared kernel is left as it was.
 func TestSpecAccessReachesConfiner(t *testing.T) {
-	k, err := kernel.New(t.TempDir())
-	require.NoError(t, err)
+	k := kerneltest.New(t, nil)
 	spec := func(name string, writes, network bool) tool.Spec {
 		return tool.Spec{Name: name, Description: "d", Command: "true", Writes: writes, Network: network}
 	}

@@ -1,12 +1,14 @@
 package base_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
-	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -32,14 +34,9 @@ var exampleSpec = tool.Spec{
 }
 
 func TestCheckExamples(t *testing.T) {
-	k, err := kernel.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := kerneltest.New(t, nil)
 	b, err := base.New(exampleSpec, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []string{
 		`error 613: example 2: args {"pattern":"x"} assemble argv ["grep","-rn","x","."], want ["grep","-rn","y","."]`,
 		`error 613: example 3: args {"pattern":"x;"} were rejected (error 614: slot "pattern": character ';' (U+003B SEMICOLON) at byte offset 1 is not allowed: shell operator and quote characters (' " ` + "`" + ` ; | & $ < >) are rejected), want argv ["grep","-rn","x;","."]`,
@@ -48,31 +45,22 @@ func TestCheckExamples(t *testing.T) {
 		`error 613: example 6: args {"pattern":"x"} assemble argv ["grep","-rn","x","."], want []`,
 	}
 	errs := b.CheckExamples()
-	if len(errs) != len(want) {
-		t.Fatalf("CheckExamples = %d errors, want %d: %v", len(errs), len(want), errs)
-	}
+	require.Len(t, errs, len(want), "%v", errs)
 	for i, err := range errs {
 		var te *tool.Error
-		if !errors.As(err, &te) || te.Code != tool.CodeSpec || !strings.HasPrefix(te.Field, "examples.") {
-			t.Errorf("error %d is not a 613 on examples.N: %#v", i, err)
+		if assert.ErrorAs(t, err, &te, "error %d", i) {
+			assert.Equal(t, tool.CodeSpec, te.Code, "error %d", i)
+			assert.True(t, strings.HasPrefix(te.Field, "examples."), "error %d: field %q", i, te.Field)
 		}
-		if err.Error() != want[i] {
-			t.Errorf("error %d:\n got %s\nwant %s", i, err, want[i])
-		}
+		assert.Equal(t, want[i], err.Error(), "error %d", i)
 	}
-	if errs[0].(*tool.Error).Field != "examples.2" {
-		t.Errorf("Field = %q, want examples.2", errs[0].(*tool.Error).Field)
-	}
+	assert.Equal(t, "examples.2", errs[0].(*tool.Error).Field)
 
 	good := exampleSpec
 	good.Examples = good.Examples[:2]
 	b, err = base.New(good, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if errs := b.CheckExamples(); errs != nil {
-		t.Errorf("valid examples: %v", errs)
-	}
+	require.NoError(t, err)
+	assert.Nil(t, b.CheckExamples(), "valid examples")
 }
 
 // TestCheckExamplesLocated: with the descriptor's Positions, a failing
@@ -89,24 +77,11 @@ func TestCheckExamplesLocated(t *testing.T) {
   ]
 }`
 	spec, pos, err := tool.DecodeSpec("count.tool.json", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kernel.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := base.New(spec, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	b, err := base.New(spec, kerneltest.New(t, nil))
+	require.NoError(t, err)
 	errs := b.CheckExamples()
-	if len(errs) != 1 {
-		t.Fatalf("CheckExamples = %v", errs)
-	}
-	got := pos.Locate(errs[0]).Error()
-	want := `count.tool.json:8:5: error 613: example 1: args {"path": "a"} assemble argv ["wc","-l","a"], want ["wc","a"]`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
+	require.Len(t, errs, 1, "%v", errs)
+	assert.Equal(t, `count.tool.json:8:5: error 613: example 1: args {"path": "a"} assemble argv ["wc","-l","a"], want ["wc","a"]`,
+		pos.Locate(errs[0]).Error())
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -34,9 +35,7 @@ func TestFindExecPlaceholder(t *testing.T) {
 			if _, ok := sandbox.Available(); !ok && mode == sandbox.Strict {
 				t.Skip("Landlock cannot enforce the policy here")
 			}
-			km, err := kernel.New(k.Workspace(), kernel.WithConfinement(mode))
-			require.NoError(t, err)
-			b, err := base.New(findExecSpec, km)
+			b, err := base.New(findExecSpec, kerneltest.In(t, k.Workspace(), kernel.WithConfinement(mode)))
 			require.NoError(t, err)
 			assert.Equal(t, []string{"grep"}, b.RunsAlso())
 			args := json.RawMessage(`{"name":"*.go","pattern":"TODO"}`)

@@ -12,15 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/builtin"
-	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 // fixture is a workspace with a few files, and the built-in tools on it.
 func fixture(t *testing.T) (map[string]tool.SpecTool, string) {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"a.txt":          "alpha\nneedle one\ngamma\ndelta\n",
 		"src/main.go":    "package main\n\nfunc main() { needle() }\n",
@@ -32,13 +31,7 @@ func fixture(t *testing.T) (map[string]tool.SpecTool, string) {
 		"te..st/x.txt":   "dots inside needle\n",
 		"café/naïve.txt": "unicode needle\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	k, err := kernel.New(dir)
-	require.NoError(t, err)
+	k := kerneltest.New(t, files)
 	tools, err := builtin.All(k)
 	require.NoError(t, err)
 	byName := map[string]tool.SpecTool{}

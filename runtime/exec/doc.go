@@ -66,12 +66,12 @@
 //
 // # Defence 4: flags
 //
-// Package programs knows, for about thirty binaries and families (one file
-// each or per family, data reviewed like code), how each reads its options
-// (the one grammar the template check reads too) and which options, words
-// and subcommands turn it into "run anything" or "write anywhere"; defence
-// 4 looks the granted binary up there (table.go derives its view) and adds
-// the checks rows cannot express (checks.go, sed.go, git.go):
+// Defence 4 is a lookup in package programs, which knows, for about thirty
+// binaries and families (one file each or per family, data reviewed like
+// code), how each reads its options (the one grammar the template check
+// reads too), which options, words and subcommands turn it into "run
+// anything" or "write anywhere", and what its Check finds that rows cannot
+// express; Program.ReadCommand reads the line and Command.Refusal says no:
 //
 //   - interpreters, when the deny list is narrowed to allow them: python -c,
 //     -m; node -e, -p, -r, --eval, --print, --require, --import, --inspect;
@@ -138,8 +138,10 @@
 // every other form: working directory locked to the workspace, stdin from
 // /dev/null, a scrubbed environment with each program's configuration forced
 // safe, a timeout that kills the whole process group, and bounded output.
-// ExecTool asks the kernel for the least access (read only, no network),
-// which the kernel's confinement (on by default, kernel.WithConfinement) enforces.
+// ExecTool asks the kernel for the least access (read only, no network; or
+// only the hosts of WithHosts, toolgen --net-allow, through the kernel's
+// egress proxy), which the kernel's confinement (on by default,
+// kernel.WithConfinement) enforces.
 //
 // # What best effort does not cover
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -45,6 +46,7 @@ type config struct {
 	deny         validate.DenyList
 	denySet      bool
 	outsidePaths bool
+	hosts        []string // WithHosts
 }
 
 // WithDenyList replaces the deny list of defence 2. The default is
@@ -63,11 +65,21 @@ func WithDenyList(d base.DenyList) Option {
 // 4 confines, stay confined. Off by default.
 func WithOutsidePathsAllowed() Option { return func(c *config) { c.outsidePaths = true } }
 
+// WithHosts lets ExecTool's commands reach the network hosts given
+// (host:port entries, as a descriptor's "network": {"hosts": [...]}; see
+// package egress) through the kernel's egress proxy, and nothing else on
+// the network. Without it they get no network. Repeated options
+// accumulate; New refuses a bad entry with a 613 (field "net-allow").
+func WithHosts(hosts ...string) Option {
+	return func(c *config) { c.hosts = append(c.hosts, hosts...) }
+}
+
 // New returns ExecTool running on k, allowed to run exactly the binaries in
 // allow: bare names (no '/'), matched case-sensitively and resolved through
 // k's PATH on every call. Its commands get the kernel's least access
-// (kernel.Access{}: read only, no network), whatever k grants; the kernel's
-// confinement enforces it (with confinement off it is only recorded).
+// (kernel.Access{}: read only, no network, or only the hosts of WithHosts),
+// whatever k grants; the kernel's confinement enforces it (with
+// confinement off it is only recorded).
 //
 // The grant is checked here, and a problem is a 613 *tool.Error: an empty
 // list, a name that is not a bare command name, a name on the deny list
@@ -87,9 +99,12 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 	if !c.denySet {
 		c.deny = validate.DefaultDenyList()
 	}
-	// The least access: read only, no network, enforced by the kernel's
-	// confinement (kernel.WithConfinement).
-	k = k.WithAccess(kernel.Access{})
+	// The least access: read only, no network but the hosts granted,
+	// enforced by the kernel's confinement (kernel.WithConfinement).
+	if err := checkHosts(c.hosts); err != nil {
+		return nil, err
+	}
+	k = k.WithAccess(kernel.Access{Hosts: slices.Clip(c.hosts)})
 	if k.Programs() == nil { // a bare kernel.New: force each program's configuration safe all the same
 		k = k.WithPrograms(programs.Hook{})
 	}
@@ -101,6 +116,25 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 	t.granted = strings.Join(t.allow, ", ")
 	t.description = describe(t.allow, k)
 	return t, nil
+}
+
+// network tells the model which hosts its commands may reach, if any.
+func network(hosts []string) string {
+	if len(hosts) == 0 {
+		return ""
+	}
+	return " Network: only " + strings.Join(hosts, ", ") + ", through an HTTP proxy set in the environment (HTTPS_PROXY, HTTP_PROXY); every other host is refused."
+}
+
+// checkHosts checks the entries of WithHosts, each a 613 naming it.
+func checkHosts(hosts []string) error {
+	var problems []error
+	for _, h := range hosts {
+		if _, err := egress.ParseHost(h); err != nil {
+			problems = append(problems, tool.SpecErrorf("net-allow", "exec: cannot allow %v", err))
+		}
+	}
+	return errors.Join(problems...)
 }
 
 // grant checks and stores the granted binaries.
@@ -133,7 +167,7 @@ func (t *Tool) checkGrant(name string) error {
 			"the toolgen CLI cannot lift that: only a Go program can, by narrowing the list explicitly "+
 			"(preset.WithDenyListNarrowed(%q))", name, entry, entry)
 	}
-	if r := rulesFor(name); r != nil && r.Refuse != "" {
+	if r := programs.Lookup(name); r != nil && r.Refuse != "" {
 		return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: defence 4 refuses it whatever its arguments: %s", name, r.Refuse)
 	}
 	path, err := t.kernel.LookPath(name)
@@ -150,7 +184,7 @@ func (t *Tool) checkGrant(name string) error {
 		}
 	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
-		if r := rulesFor(validate.BinaryName(real)); r != nil && r.Refuse != "" {
+		if r := programs.Lookup(validate.BinaryName(real)); r != nil && r.Refuse != "" {
 			return tool.SpecErrorf("exec-allow", "exec: cannot grant %q: it resolves to %s, which defence 4 refuses whatever its arguments: %s",
 				name, real, r.Refuse)
 		}
@@ -200,8 +234,8 @@ func describe(allow []string, k *kernel.Kernel) string {
 		"Exactly one simple command of literal words: pipes, redirections, ;, &&, ||, &, variables, $(...), backticks, "+
 		"unquoted globs and ~ are refused (no shell runs; quote a pattern such as '*.go' to pass it as is). "+
 		"Options that run other programs or write outside the workspace are refused, and so are absolute paths and '..' in arguments. "+
-		"The command runs in the workspace with a %s timeout; the result is its exit code and at most %d bytes of output.",
-		strings.Join(allow, ", "), k.Timeout(), k.OutputLimit())
+		"The command runs in the workspace with a %s timeout; the result is its exit code and at most %d bytes of output.%s",
+		strings.Join(allow, ", "), k.Timeout(), k.OutputLimit(), network(k.Access().Hosts))
 }
 
 // Call decodes {"command": "…"}, plans the command (the five defences) and

@@ -89,6 +89,10 @@ func newStubEnv(t testing.TB) *stubEnv {
 	if err := os.Symlink(".git", filepath.Join(e.ws, "gl")); err != nil {
 		t.Fatal(err)
 	}
+	// Dangling: writing through it creates a hook.
+	if err := os.Symlink(".git/hooks/post-commit", filepath.Join(e.ws, "hook")); err != nil {
+		t.Fatal(err)
+	}
 	k, err := kernel.New(e.ws, kernel.WithPath(e.bin), kernel.WithPrograms(programs.Hook{}))
 	if err != nil {
 		t.Fatal(err)

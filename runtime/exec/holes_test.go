@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -178,7 +179,7 @@ func TestHoleGitAliasNotBuiltin(t *testing.T) {
 	require.NoError(t, f.Close())
 	git, err := h.tl.Kernel().LookPath("git")
 	require.NoError(t, err)
-	builtins, err := gitBuiltins(git)
+	builtins, err := programs.GitBuiltins(git)
 	require.NoError(t, err)
 	isBuiltin := false
 	for _, b := range builtins {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 )
 
 // Defence 5, the part before the kernel: arguments that name a place outside
@@ -123,18 +124,14 @@ func outside(p pathCandidate, ws string) string {
 // checkPaths applies the argument check of defence 5 to words[1:]; c, when
 // not nil, supplies the option values the flag table found attached to their
 // option.
-func checkPaths(words []word, c *cmdline, ws string) ([]int, *refusal) {
+func checkPaths(words []word, c *programs.Command, ws string) ([]int, *refusal) {
 	attached := map[int][]string{}
 	if c != nil {
-		for _, t := range c.tokens {
-			if t.kind == tokOption && t.inWord {
-				attached[t.word] = append(attached[t.word], t.value)
-			}
-		}
+		attached = c.Attached()
 	}
 	var checked []int
 	for i := 1; i < len(words); i++ {
-		if c != nil && c.scripts[i] {
+		if c != nil && c.Script(i) {
 			continue
 		}
 		w := words[i].text

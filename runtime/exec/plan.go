@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -161,33 +163,37 @@ func (p *planner) plan(command string) ([]string, error) {
 	return argv, nil
 }
 
-// flags applies defence 4: the flag table's entries for the binary's name
-// and for the name of the file it resolves to.
-func (p *planner) flags(bin binary) (*cmdline, *refusal) {
-	var last *cmdline
+// flags applies defence 4: a lookup in package programs of the binary's
+// name and of the name of the file it resolves to; each program found
+// reads the line with its grammar and refuses what its rows and its check
+// refuse.
+func (p *planner) flags(bin binary) (*programs.Command, *refusal) {
+	var last *programs.Command
 	names := []string{bin.name}
 	if bin.target != "" {
 		names = append(names, bin.target)
 	}
-	seen := map[*binaryRules]bool{}
+	texts := make([]string, len(p.words))
+	for i, w := range p.words {
+		texts[i] = w.text
+	}
+	ws := p.t.kernel.Workspace()
+	outside := func(v string) string {
+		if _, err := validate.Path(Slot, v, ws); err != nil {
+			return err.Msg
+		}
+		return ""
+	}
+	seen := map[*programs.Program]bool{}
 	for _, name := range names {
-		rules := rulesFor(name)
-		if rules == nil || seen[rules] {
+		prog := programs.Lookup(name)
+		if prog == nil || seen[prog] || !prog.ExecRefuses() {
 			continue
 		}
-		seen[rules] = true
-		if rules.Refuse != "" {
-			return nil, refuse(0, "%s is refused whatever its arguments: %s", name, rules.Refuse)
-		}
-		c := &cmdline{words: p.words, name: name, path: bin.path, rules: rules, ws: p.t.kernel.Workspace()}
-		c.read()
-		if r := c.checkRows(); r != nil {
-			return nil, r
-		}
-		if rules.Check != nil {
-			if r := rules.Check(c); r != nil {
-				return nil, r
-			}
+		seen[prog] = true
+		c := prog.ReadCommand(texts, name, bin.path, ws, outside)
+		if r := c.Refusal(); r != nil {
+			return nil, &refusal{word: r.Word, reason: r.Reason}
 		}
 		p.tokenVerdicts(c)
 		last = c
@@ -199,16 +205,9 @@ func (p *planner) flags(bin binary) (*cmdline, *refusal) {
 }
 
 // tokenVerdicts records how defence 4 read each word.
-func (p *planner) tokenVerdicts(c *cmdline) {
-	p.ok(DefenceFlags, 0, "read with the flag table's entry for "+c.rules.Names[0])
-	for _, t := range c.tokens {
-		what := t.kind.String()
-		if t.kind == tokOption {
-			what = "option " + t.name
-			if t.hasValue {
-				what += " with value " + strconv.Quote(t.value)
-			}
-		}
-		p.ok(DefenceFlags, t.word, what+": not refused")
+func (p *planner) tokenVerdicts(c *programs.Command) {
+	p.ok(DefenceFlags, 0, "read with the flag table's entry for "+c.Entry())
+	for _, r := range c.Readings() {
+		p.ok(DefenceFlags, r.Word, r.What+": not refused")
 	}
 }

@@ -433,6 +433,7 @@ var regression = []planCase{
 	no(DefenceFlags, "git format-patch --output-directory=.git HEAD~1", "inside .git"),
 	no(DefenceFlags, "git archive -o .git/config HEAD", "inside .git"),
 	no(DefenceFlags, "git archive --output=gl/hooks/post-checkout HEAD", "inside .git"),
+	no(DefenceFlags, "git diff --output=hook", "inside .git"), // a dangling link: the write creates .git/hooks/post-commit
 	no(DefenceFlags, "git bundle create b.bundle HEAD", "bundle create"),
 	no(DefenceFlags, "git checkout-index -a --prefix=.git/", "inside .git"),
 	no(DefenceFlags, "git --work-tree=.git checkout HEAD -- config", "inside .git"),

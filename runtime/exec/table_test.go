@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -16,17 +17,26 @@ var exemplarSub = map[string]string{"git": "log", "go": "build", "deno": "run", 
 
 // exemplar returns a concrete binary name for an entry.
 
-// The tests read the flag table's derived fields directly.
-func init() { prepareTable() }
+func exemplar(r *programs.Program) string { return strings.TrimSuffix(r.Names[0], "*") }
 
-func exemplar(r *binaryRules) string { return strings.TrimSuffix(r.Names[0], "*") }
+// flagTable lists the programs of package programs the ExecTool refuses
+// something of: defence 4's table.
+func flagTable() []*programs.Program {
+	var out []*programs.Program
+	for _, p := range programs.All() {
+		if p.ExecRefuses() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // tableEnv is a stub PATH holding every entry's exemplar, an empty deny list
 // (defence 2 is not under test) and a tool granting all that may be granted.
 func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 	e := newStubEnv(t)
 	var names []string
-	for _, r := range flagTable {
+	for _, r := range flagTable() {
 		n := exemplar(r)
 		if n != "git" { // newStubEnv's git answers --list-cmds=builtins
 			stub(t, e.bin, n)
@@ -44,22 +54,22 @@ func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 
 // attacks returns command lines that use the row's spellings, every way the
 // binary accepts them.
-func attacks(r *binaryRules, row *flagRow) []string {
+func attacks(r *programs.Program, row *programs.Row) []string {
 	bin := exemplar(r)
 	prefix := bin
-	if r.Subcommands && row.Sub != "" {
+	if r.Grammar.Subcommands && row.Sub != "" {
 		sub := exemplarSub[bin]
 		if row.Sub != "*" {
 			sub = strings.Fields(row.Sub)[0]
 		}
 		prefix += " " + sub
 	}
-	if row.wholeSub() {
+	if row.WholeSub() {
 		return []string{prefix, prefix + " x"}
 	}
 	var out []string
 	for _, x := range row.Short {
-		if r.Style == styleGoFlag {
+		if r.Grammar.Style == programs.GoFlag {
 			out = append(out, fmt.Sprintf("%s -%c v", prefix, x), fmt.Sprintf("%s --%c v", prefix, x), fmt.Sprintf("%s -%c=v", prefix, x))
 			continue
 		}
@@ -73,12 +83,12 @@ func attacks(r *binaryRules, row *flagRow) []string {
 			out = append(out, fmt.Sprintf("%s --%s v", prefix, stem), fmt.Sprintf("%s --%s-x=v", prefix, stem))
 			continue
 		}
-		if r.Style == styleGoFlag {
+		if r.Grammar.Style == programs.GoFlag {
 			out = append(out, fmt.Sprintf("%s -%s v", prefix, l), fmt.Sprintf("%s --%s=v", prefix, l))
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s --%s", prefix, l), fmt.Sprintf("%s --%s=v", prefix, l), fmt.Sprintf("%s --%s v", prefix, l))
-		if abbr := l[:len(l)-1]; r.Abbrev && len(l) > 3 && !contains(r.known, abbr) {
+		if abbr := l[:len(l)-1]; r.Grammar.Abbrev && len(l) > 3 && !contains(r.KnownLong(), abbr) {
 			out = append(out, fmt.Sprintf("%s --%s=v", prefix, abbr))
 		}
 	}
@@ -101,10 +111,10 @@ func attacks(r *binaryRules, row *flagRow) []string {
 
 // harmlessLetter returns a short option letter the binary reads as taking
 // no value and no row refuses, to combine with a refused one; 0 if none.
-func harmlessLetter(r *binaryRules, row *flagRow) rune {
-	for _, c := range r.NoArgShort {
+func harmlessLetter(r *programs.Program, row *programs.Row) rune {
+	for _, c := range r.Grammar.NoArgShort {
 		refused := false
-		for _, other := range r.Rows {
+		for _, other := range r.ExecRows() {
 			refused = refused || strings.ContainsRune(other.Short, c)
 		}
 		if !refused {
@@ -129,9 +139,10 @@ func contains(list []string, s string) bool {
 func TestFlagTableRows(t *testing.T) {
 	tl, _ := tableEnv(t)
 	rows := 0
-	for _, r := range flagTable {
-		for i := range r.Rows {
-			row := &r.Rows[i]
+	for _, r := range flagTable() {
+		execRows := r.ExecRows()
+		for i := range execRows {
+			row := &execRows[i]
 			rows++
 			t.Run(fmt.Sprintf("%s/%d", exemplar(r), i), func(t *testing.T) {
 				lines := attacks(r, row)
@@ -169,7 +180,7 @@ func TestFlagTableConfineInside(t *testing.T) {
 // arguments cannot be granted (613), and is refused at call time too.
 func TestFlagTableRefusedBinaries(t *testing.T) {
 	tl, e := tableEnv(t)
-	for _, r := range flagTable {
+	for _, r := range flagTable() {
 		if r.Refuse == "" {
 			continue
 		}
@@ -248,13 +259,13 @@ func TestFlagTableNames(t *testing.T) {
 		"lua5.4": "lua*", "luajit": "lua*", "emacs-nox": "emacs*", "go": "go", "go1.22": "go",
 		"ls": "ls", "lsblk": "", "cat": "", "sedx": "", "gitk": "", "goimports": "", "perlbug": "", "tarball": "",
 	} {
-		r := rulesFor(name)
+		r := programs.Lookup(name)
 		got := ""
-		if r != nil {
+		if r != nil && r.ExecRefuses() {
 			got = r.Names[0]
 		}
 		if got != want {
-			t.Errorf("rulesFor(%q) = %q, want %q", name, got, want)
+			t.Errorf("the flag table's entry for %q = %q, want %q", name, got, want)
 		}
 	}
 }
@@ -262,7 +273,7 @@ func TestFlagTableNames(t *testing.T) {
 // TestFlagTableEntries checks the table's own consistency.
 func TestFlagTableEntries(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range flagTable {
+	for _, r := range flagTable() {
 		if len(r.Names) == 0 {
 			t.Fatal("an entry without names")
 		}
@@ -272,14 +283,14 @@ func TestFlagTableEntries(t *testing.T) {
 			}
 			seen[n] = true
 		}
-		if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
+		if r.Refuse == "" && len(r.ExecRows()) == 0 && r.Check == nil {
 			t.Errorf("%s: the entry refuses nothing", r.Names[0])
 		}
-		for _, row := range r.Rows {
+		for _, row := range r.ExecRows() {
 			if row.Why == "" {
 				t.Errorf("%s: a row without a reason", r.Names[0])
 			}
-			if row.Sub != "" && !r.Subcommands {
+			if row.Sub != "" && !r.Grammar.Subcommands {
 				t.Errorf("%s: row for subcommand %q, but the binary has none", r.Names[0], row.Sub)
 			}
 		}

@@ -35,10 +35,17 @@ type Report struct {
 	OutputLimit int
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
+	// Network is the network the call gets (none, every host or only the
+	// hosts the tool names) and what enforces it.
+	Network string
 	// Limits are the resource caps of the call, and what enforces them.
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Missing names each guarantee the call would not get, and why:
+	// strict refuses such a call, best-effort and off run it with a
+	// warning.
+	Missing []string
 	// WorkspaceExec says what keeps the call from running code from the
 	// workspace; "" when nothing confines the call.
 	WorkspaceExec string
@@ -62,18 +69,19 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
 		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(),
-		Limits:      k.Limits().String() + "; process cap: " + kernel.ProcessLimitEnforcement(),
+		Limits:      k.Limits().String(),
 		Descendants: kernel.DescendantControl(),
 	}
 	var a kernel.Access
 	var also []string // the programs the template runs, resolved
 	switch t := entry.Tool.(type) {
 	case *exec.Tool:
+		a = t.Kernel().Access() // the least, or the hosts it was granted
 		r.explainExec(t, args)
 	case tool.SpecTool:
 		spec := t.Spec()
 		r.Template = spec.Command
-		a = kernel.Access{Write: spec.Writes, Network: spec.Network}
+		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts}
 		r.explainSpec(t, k, args)
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
 			for _, name := range rt.RunsAlso() {
@@ -93,8 +101,19 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Env = ka.ChildEnv(r.Argv)
 	}
 	r.Confinement, r.Exec = confinement(ka, path, also)
-	if r.Exec != nil {
-		r.WorkspaceExec = k.WorkspaceExecControl()
+	r.Network = network(ka) // network.go
+	if path != "" {
+		// What the spawn path gives the call (a trial start, killed
+		// before the program runs, on the first use).
+		g := ka.Guarantees(path, also...)
+		r.Descendants = g.Descendants
+		if g.Processes != "" {
+			r.Limits += "; process cap: " + g.Processes
+		}
+		if r.Exec != nil {
+			r.WorkspaceExec = g.WorkspaceCode
+		}
+		r.Missing = g.Missing
 	}
 	return r
 }
@@ -196,10 +215,14 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
 	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept)\n", r.OutputLimit)
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
+	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)
 	}
 	if r.Exec != nil {
 		b.WriteString("execute:\n")

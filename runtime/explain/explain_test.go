@@ -3,16 +3,15 @@ package explain_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/explain"
@@ -21,43 +20,23 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-func newKernel(t *testing.T) *kernel.Kernel {
-	t.Helper()
-	k, err := kernel.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 // touchSpec writes when run: explain must never create its file.
 var touchSpec = tool.Spec{Name: "touch_file", Description: "create a file", Command: "touch {path}", Writes: true,
 	Args: []tool.Arg{{Name: "path", Type: tool.Path, Description: "file", Required: true}}}
 
 func TestExplainRunsNothing(t *testing.T) {
-	k := newKernel(t)
+	k := kerneltest.New(t, nil)
 	b, err := base.New(touchSpec, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(`{"path":"made.txt"}`))
-	if r.Err != nil {
-		t.Fatalf("unexpected rejection: %v", r.Err)
-	}
-	if _, err := os.Stat(filepath.Join(k.Workspace(), "made.txt")); !os.IsNotExist(err) {
-		t.Fatalf("explain ran the command: %v", err)
-	}
+	require.NoError(t, r.Err, "unexpected rejection")
+	assert.NoFileExists(t, filepath.Join(k.Workspace(), "made.txt"), "explain ran the command")
 	want, _ := b.Argv(json.RawMessage(`{"path":"made.txt"}`))
-	if want[0], err = k.LookPath(want[0]); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(r.Argv, "\x00") != strings.Join(want, "\x00") {
-		t.Fatalf("argv %q, want %q", r.Argv, want)
-	}
+	want[0], err = k.LookPath(want[0])
+	require.NoError(t, err)
+	require.Equal(t, want, r.Argv)
 	var out bytes.Buffer
-	if err := r.Write(&out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, r.Write(&out))
 	for _, line := range []string{
 		"template:    touch {path}",
 		"workspace:   " + k.Workspace(),
@@ -65,62 +44,44 @@ func TestExplainRunsNothing(t *testing.T) {
 		`[1] "made.txt"`,
 		"verdict:     would run (nothing was executed)",
 	} {
-		if !strings.Contains(out.String(), line) {
-			t.Errorf("report lacks %q:\n%s", line, out.String())
-		}
+		assert.Contains(t, out.String(), line)
 	}
 }
 
 func TestExplainRejection(t *testing.T) {
-	k := newKernel(t)
+	k := kerneltest.New(t, nil)
 	b, err := base.New(touchSpec, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, args := range []string{`{"path":"../escape"}`, `{"path":"a;b"}`, `{}`, `{"path":"x","more":1}`} {
 		r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(args))
 		_, callErr := b.Argv(json.RawMessage(args))
-		if r.Err == nil || tool.CodeOf(r.Err) != tool.CodeValue || r.Err.Error() != callErr.Error() {
-			t.Errorf("%s: explain err %v, call err %v", args, r.Err, callErr)
-		}
-		if r.Argv != nil {
-			t.Errorf("%s: a rejected call has argv %q", args, r.Argv)
-		}
+		require.Error(t, r.Err, args)
+		assert.Equal(t, tool.CodeValue, tool.CodeOf(r.Err), args)
+		assert.Equal(t, callErr.Error(), r.Err.Error(), args)
+		assert.Nil(t, r.Argv, "%s: a rejected call has an argv", args)
 		var out bytes.Buffer
 		_ = r.Write(&out)
-		if !strings.Contains(out.String(), "verdict:     rejected: error 614:") {
-			t.Errorf("%s: report:\n%s", args, out.String())
-		}
+		assert.Contains(t, out.String(), "verdict:     rejected: error 614:", args)
 	}
 }
 
 // TestExplainExecAgreesWithPlan: for the exec tool, the report is Plan's
 // verdicts word by word, and a refused line names the defence.
 func TestExplainExecAgreesWithPlan(t *testing.T) {
-	k := newKernel(t)
+	k := kerneltest.New(t, nil)
 	et, err := exec.New(k, []string{"ls", "git"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	entry := tool.Entry{Tool: et, Form: tool.FormExec, Source: "exec"}
 	for _, line := range []string{"ls -la", "git log --oneline -5", "ls | sh", "ls; id", "rm -rf .", "git -c core.pager=sh log", `ls "a b"`} {
 		args, _ := json.Marshal(map[string]string{"command": line})
 		r := explain.Call(entry, k, args)
 		argv, verdicts, perr := et.Plan(line)
-		if (perr == nil) != (r.Err == nil) {
-			t.Fatalf("%q: plan err %v, explain err %v", line, perr, r.Err)
-		}
-		if strings.Join(argv, "\x00") != strings.Join(r.Argv, "\x00") {
-			t.Errorf("%q: argv %q, plan %q", line, r.Argv, argv)
-		}
-		if len(verdicts) != len(r.Decisions) {
-			t.Errorf("%q: %d decisions, plan has %d verdicts", line, len(r.Decisions), len(verdicts))
-		}
+		require.Equal(t, perr == nil, r.Err == nil, "%q: plan err %v, explain err %v", line, perr, r.Err)
+		assert.Equal(t, argv, r.Argv, line)
+		assert.Len(t, r.Decisions, len(verdicts), line)
 	}
 	r := explain.Call(entry, k, json.RawMessage(`{"command":"ls","x":1}`))
-	if tool.CodeOf(r.Err) != tool.CodeValue {
-		t.Errorf("unknown argument not refused: %v", r.Err)
-	}
+	assert.Equal(t, tool.CodeValue, tool.CodeOf(r.Err), "unknown argument not refused: %v", r.Err)
 }
 
 // TestExplainShowsTheChildsWorld: the report shows the limits, the
@@ -130,9 +91,8 @@ func TestExplainExecAgreesWithPlan(t *testing.T) {
 // execute set, the rest unchanged.
 func TestExplainShowsTheChildsWorld(t *testing.T) {
 	for _, mode := range []sandbox.Mode{sandbox.BestEffort, sandbox.Off} {
-		k, err := kernel.New(t.TempDir(), kernel.WithConfinement(mode), kernel.WithMemoryLimit(64<<20),
+		k := kerneltest.New(t, nil, kernel.WithConfinement(mode), kernel.WithMemoryLimit(64<<20),
 			kernel.WithCPULimit(5*time.Second), kernel.WithProcessLimit(9))
-		require.NoError(t, err)
 		b, err := base.New(touchSpec, k)
 		require.NoError(t, err)
 		r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(`{"path":"x"}`))
@@ -167,7 +127,7 @@ func TestExplainExecSetHasTheTemplatesPrograms(t *testing.T) {
 	if abi, _ := sandbox.Available(); abi == 0 {
 		t.Skip("Landlock cannot enforce the policy here")
 	}
-	k := newKernel(t)
+	k := kerneltest.New(t, nil)
 	b, err := base.New(tool.Spec{Name: "files_containing", Description: "d",
 		Command: "find . -name {name} -exec grep -l {pattern} {} +",
 		Args: []tool.Arg{

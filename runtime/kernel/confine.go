@@ -17,6 +17,10 @@ type Access struct {
 	Write bool
 	// Network lets the command open network connections and listen.
 	Network bool
+	// Hosts, when not empty, is the only network the command gets: the
+	// host:port entries it may reach through the kernel's egress proxy
+	// (egress.go). Network is false then.
+	Hosts []string
 }
 
 // WithConfinement sets what happens where the kernel's Landlock cannot
@@ -41,17 +45,22 @@ func WithReadable(paths ...string) Option {
 // returns k itself when k already grants exactly a. A tool built on a shared
 // kernel derives its own this way (package base does, from the tool's Spec).
 func (k *Kernel) WithAccess(a Access) *Kernel {
-	if k.access == a {
+	if k.access.equal(a) {
 		return k
 	}
 	d := *k // every field is immutable after New: sharing them is safe
 	d.access = a
+	d.access.Hosts = slices.Clone(a.Hosts)
 	return &d
 }
 
 // Access returns what k's commands are granted besides reading the
 // workspace.
-func (k *Kernel) Access() Access { return k.access }
+func (k *Kernel) Access() Access {
+	a := k.access
+	a.Hosts = slices.Clone(a.Hosts)
+	return a
+}
 
 // Confinement returns the confinement mode set by WithConfinement.
 func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
@@ -61,8 +70,12 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 // kernel's access and readable paths (WithReadable, then what the
 // Programs hook says the programs read), and the execute set (ExecSet, with
 // also: see RunAlso).
+//
+// A command that reaches named hosts (Access.Hosts, with an egress proxy
+// set) may also connect to its proxy's port, and execute the kernel's own
+// executable: its egress shim, which executes the command.
 func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
-	return sandbox.Policy{
+	p := sandbox.Policy{
 		Workspace: k.workspace,
 		Home:      k.home,
 		Write:     k.access.Write,
@@ -70,6 +83,15 @@ func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 		Read:      k.programRead(append([]string{path}, also...)...),
 		Exec:      k.ExecSet(path, also...),
 	}
+	if k.egressActive() {
+		p.ProxyPort = egressPort
+		for _, e := range shimExec() {
+			if !slices.Contains(p.Exec, e) {
+				p.Exec = append(p.Exec, e)
+			}
+		}
+	}
+	return p
 }
 
 // ExecSet returns the only files and directories a confined command running
@@ -81,9 +103,9 @@ func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 // interpreter is never in it unless also names one, so a script cannot run
 // confined, nor can any program start another one it was not given.
 func (k *Kernel) ExecSet(path string, also ...string) []string {
-	set := k.execSet(path)
+	set := k.execSetOf(path)
 	for _, p := range also {
-		for _, e := range k.execSet(p) {
+		for _, e := range k.execSetOf(p) {
 			if !slices.Contains(set, e) {
 				set = append(set, e)
 			}

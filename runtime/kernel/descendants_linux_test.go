@@ -28,7 +28,7 @@ func TestRunSignalExitCodes(t *testing.T) {
 // (SIGSEGV, ...): "kill $$" does nothing.
 func TestLeaderIgnoresOwnSignals(t *testing.T) {
 	k := newKernel(t)
-	if nsState.Load() == nsNone {
+	if st, _ := nsCurrent(); st == nsNone {
 		t.Skip("no PID namespace here")
 	}
 	res := mustRun(t, k, "sh", "-c", "kill -TERM $$; echo survived")

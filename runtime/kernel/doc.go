@@ -57,10 +57,16 @@
 // (those its template writes out for it: find -exec grep): no shell, no
 // interpreter, no other program, whatever the command tries (find -exec,
 // env, xargs, git's fsmonitor or aliases, setarch). A script therefore cannot run confined;
-// Run refuses it with the reason (exit 126). Where a mount namespace can be
-// made (root), the workspace is also mounted noexec for confined commands,
-// so none of its files can be mapped as code either: no library, plugin or
-// ELF file shipped in the workspace loads (WorkspaceExecControl). See
+// Run refuses it with the reason (exit 126). The workspace is also mounted
+// noexec,nosuid,nodev for confined commands (as root by the spawner
+// thread's own mount namespace, otherwise by a holder process whose root
+// the leader takes: see holder), so none of its files can be mapped as
+// code either: no library, plugin or ELF file shipped in the workspace
+// loads. A confined command of a tool without network runs in a network
+// namespace of its own with nothing reachable; one whose tool names hosts
+// reaches them only through the egress proxy (WithEgress). What a call
+// gets is Guarantees: Strict refuses a call that misses one, BestEffort
+// and Off warn in its Result. See
 // package sandbox for the exact read set and what Landlock leaves open.
 //
 // There is no second program start: each distinct policy (workspace,

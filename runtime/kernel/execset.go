@@ -63,12 +63,20 @@ func readInterp(f *os.File) interpInfo {
 	return interpInfo{}
 }
 
-// execSet is ExecSet for one program.
-func (k *Kernel) execSet(path string) []string {
+// execSet is the program at path and its dynamic loader (the ELF
+// interpreter it names): what executing it needs, helpers aside.
+func execSet(path string) []string {
 	set := []string{path}
 	if in := loadInterp(path); in.elf != "" {
 		set = append(set, in.elf)
 	}
+	return set
+}
+
+// execSetOf is ExecSet for one program: execSet and the helper directories
+// the Programs hook declares for it.
+func (k *Kernel) execSetOf(path string) []string {
+	set := execSet(path)
 	for _, d := range k.programExecDirs(path) {
 		if !slices.Contains(set, d) {
 			set = append(set, d)

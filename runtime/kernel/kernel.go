@@ -35,10 +35,11 @@ type Kernel struct {
 	env       []string // without the per-program entries (the Programs hook's)
 	home      string   // the children's HOME: empty, private, never the workspace
 	mode      sandbox.Mode
-	read      []string // WithReadable
-	limits    Limits   // limits.go
-	access    Access   // confine.go; set by WithAccess
-	programs  Programs // programs.go; set by WithPrograms
+	read      []string   // WithReadable
+	limits    Limits     // limits.go
+	access    Access     // confine.go; set by WithAccess
+	egress    EgressFunc // egress.go; set by WithEgress
+	programs  Programs   // programs.go; set by WithPrograms
 }
 
 // config collects what the options set; New validates it.
@@ -50,7 +51,8 @@ type config struct {
 	mode     sandbox.Mode
 	read     []string
 	limits   Limits
-	programs Programs
+	egress   EgressFunc // egress.go
+	programs Programs   // programs.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -139,6 +141,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		mode:      c.mode,
 		read:      read,
 		limits:    c.limits,
+		egress:    c.egress,
 		programs:  c.programs,
 	}, nil
 }

@@ -27,6 +27,28 @@ func sharedLibrary(t *testing.T) string {
 	return ""
 }
 
+// requireNoExec skips the test where a confined call in ws would not get
+// the noexec workspace (Guarantees, the spawn path's own account; another
+// test checks that such a call is refused or warned about), or fails it
+// where TOOLGEN_REQUIRE_GUARANTEES is set: CI sets it, as root and as an
+// ordinary user, so that a guarantee lost on the machine that should have
+// it is a failure, not a skip.
+func requireNoExec(t *testing.T, ws string) {
+	t.Helper()
+	k := modeKernel(t, ws, sandbox.BestEffort)
+	echo, err := k.resolve("echo")
+	require.NoError(t, err)
+	g := k.Guarantees(echo)
+	if len(g.Missing) == 0 {
+		require.Contains(t, g.WorkspaceCode, "mounted noexec")
+		return
+	}
+	if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
+		t.Fatalf("TOOLGEN_REQUIRE_GUARANTEES is set, but a confined call here misses: %q", g.Missing)
+	}
+	t.Skipf("a confined call here misses: %q", g.Missing)
+}
+
 // TestWorkspaceLibraryNotLoaded is the attack Landlock alone lets through:
 // a granted program told to load a library (here through LD_PRELOAD, the
 // dynamic loader's own way; openssl engines, linker plugins and dlopen map
@@ -38,9 +60,7 @@ func TestWorkspaceLibraryNotLoaded(t *testing.T) {
 	lib := sharedLibrary(t)
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	if ok, why := sandbox.NoExecAvailable(ws); !ok {
-		t.Skip(why)
-	}
+	requireNoExec(t, ws)
 	data, err := os.ReadFile(lib)
 	require.NoError(t, err)
 	evil := filepath.Join(ws, "evil.so")
@@ -67,9 +87,7 @@ func TestWorkspaceLibraryNotLoaded(t *testing.T) {
 func TestNoExecStaysInside(t *testing.T) {
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	if ok, why := sandbox.NoExecAvailable(ws); !ok {
-		t.Skip(why)
-	}
+	requireNoExec(t, ws)
 	k := modeKernel(t, ws, sandbox.BestEffort)
 	before, err := os.ReadFile("/proc/self/mountinfo")
 	require.NoError(t, err)
@@ -91,15 +109,13 @@ func TestWorkspaceSubmountLibraryNotLoaded(t *testing.T) {
 	lib := sharedLibrary(t)
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	if ok, why := sandbox.NoExecAvailable(ws); !ok {
-		t.Skip(why)
-	}
 	sub := filepath.Join(ws, "vol")
 	require.NoError(t, os.Mkdir(sub, 0o755))
 	if err := unix.Mount("toolgen-test", sub, "tmpfs", 0, "size=8m"); err != nil {
 		t.Skipf("cannot mount a tmpfs here: %v", err)
 	}
 	t.Cleanup(func() { _ = unix.Unmount(sub, unix.MNT_DETACH) })
+	requireNoExec(t, ws) // after the mount: the spawner's namespace is made from the host's
 	data, err := os.ReadFile(lib)
 	require.NoError(t, err)
 	evil := filepath.Join(sub, "evil.so")

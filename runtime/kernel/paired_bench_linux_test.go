@@ -25,8 +25,8 @@ func BenchmarkSpawnPaired(b *testing.B) {
 	if _, ok := sandbox.Available(); !ok {
 		b.Skip("Landlock cannot enforce the policy here")
 	}
-	defer func() { nsState.Store(nsPID); noPtrace.Store(false) }()
-	initial := nsState.Load()
+	defer func() { nsForce.Store(nil); noPtrace.Store(false) }()
+	none := nsNone
 	type variant struct {
 		name   string
 		k      *Kernel
@@ -46,9 +46,9 @@ func BenchmarkSpawnPaired(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, v := range vs {
-			nsState.Store(initial)
+			nsForce.Store(nil)
 			if v.noNS {
-				nsState.Store(nsNone)
+				nsForce.Store(&none)
 			}
 			noPtrace.Store(v.noStop)
 			start := time.Now()

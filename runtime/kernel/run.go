@@ -143,6 +143,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	killGroup(c.proc.Pid)
 	ps, waitErr := reap()
 	stopDrain(c.out, drained)
+	res.Notice = joinNotes(res.Notice, c.networkNotice())
 	res.Duration = time.Since(start)
 	res.setOutput(out.clip())
 	switch {

@@ -30,8 +30,12 @@ type spawner struct {
 	err  error         // the policy could not be applied: the spawner is dead
 	note string        // a warning every command it starts carries, "" for none
 	cg   *threadCgroup // the pids cgroup of its thread, or nil
-	live int           // children started and not yet reaped; pool.mu
-	last time.Time     // last use; pool.mu
+	// noexec is why a confined spawner's commands do not see the workspace
+	// mounted noexec (nil: they do; see Guarantees).
+	noexec error
+	holder *holder   // not root, confined: the noexec namespace's holder
+	live   int       // children started and not yet reaped; pool.mu
+	last   time.Time // last use; pool.mu
 }
 
 // startReq asks a spawner to start one process, and to run setup on it
@@ -50,7 +54,20 @@ type startReq struct {
 // pids cgroup of maxProcs where there is one (see threadCgroup), and waits
 // until its thread is set up (or failed to be). It takes the spare thread
 // Prepare made, when there is one, which is already in a cgroup of its own.
+//
+// Not root, a confined spawner also gets a holder of the workspace's noexec
+// mount namespace, started from this goroutine (unrestricted: it writes the
+// holder's user namespace maps); s.noexec says why when there is none.
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
+	s := newSpawnerThread(p, d, maxProcs)
+	if s.err == nil && d.Apply && os.Geteuid() != 0 {
+		s.holder, s.noexec = takeHolder(p.Workspace)
+	}
+	return s
+}
+
+// newSpawnerThread is newSpawner but the holder.
+func newSpawnerThread(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := &spawner{reqs: make(chan *startReq)}
 	ready := make(chan error)
 	if maxProcs == 0 {
@@ -102,16 +119,22 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 	if s.cg != nil {
 		defer func() { go s.cg.remove() }()
 	}
+	defer func() {
+		if s.holder != nil { // set after ready, before the first request
+			s.holder.close()
+		}
+	}()
 	var err error
 	if s.cg != nil && !joined {
 		err = s.cg.join()
 	}
-	if err == nil && d.Apply {
-		// Before Landlock, which forbids mounting. Where the system does
-		// not allow it (not root), Landlock's execute set still keeps
-		// the workspace's files from being executed, though not from
-		// being loaded as libraries: see WorkspaceExecControl.
-		_ = sandbox.NoExecWorkspace(p.Workspace)
+	if err == nil && d.Apply && os.Geteuid() == 0 {
+		// Before Landlock, which forbids mounting. Not root, a holder
+		// keeps the namespace instead (newSpawner). Where neither works,
+		// Landlock's execute set still keeps the workspace's files from
+		// being executed, though not from being loaded as libraries, and
+		// Guarantees says so.
+		s.noexec = sandbox.NoExecWorkspace(p.Workspace)
 	}
 	if err == nil {
 		err = sandbox.RestrictThread(p, d)
@@ -166,7 +189,7 @@ func Prepare(opts ...Option) {
 			o(&c)
 		}
 	}
-	if nsState.Load() == nsUserPID || c.limits.Processes == 0 {
+	if st, _ := nsCurrent(); st == nsUserPID || c.limits.Processes == 0 {
 		return // RLIMIT_NPROC, or nothing, caps the processes: no cgroup
 	}
 	spare.Lock()
@@ -316,7 +339,7 @@ var pool = struct {
 // not be applied is not kept: in BestEffort the command then runs from an
 // unrestricted spawner, with a note; in Strict it does not run.
 func acquire(p sandbox.Policy, d sandbox.Decision, mode sandbox.Mode, maxProcs int) (*spawner, string, error) {
-	if nsState.Load() == nsUserPID {
+	if st, _ := nsCurrent(); st == nsUserPID {
 		maxProcs = 0 // RLIMIT_NPROC in the call's user namespace does it
 	}
 	key := policyKey(p, d) + "\x00procs=" + strconv.Itoa(maxProcs)
@@ -383,173 +406,11 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
-	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network)}, p.Read, {"exec"}, p.Exec} {
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)
 		}
 	}
 	return b.String()
-}
-
-// Descendant control: how a call's descendants are kept from outliving it.
-const (
-	// nsPID: each call's leader is pid 1 of a new PID namespace. When it
-	// exits, the kernel kills every process left in the namespace, setsid
-	// or not; when the host dies, the leader gets SIGKILL (parent-death
-	// signal) and the namespace goes with it. Needs CAP_SYS_ADMIN.
-	nsPID int32 = iota
-	// nsUserPID: the same in a new user namespace too (uid and gid mapped
-	// to themselves), which an unprivileged user may create where the
-	// system allows it.
-	nsUserPID
-	// nsNone: no namespace could be made; the process group is killed, and
-	// a descendant that left the group (setsid) escapes.
-	nsNone
-)
-
-// nsState is the descendant control in use; it only ever degrades, when the
-// system refuses to make the namespaces.
-var nsState atomic.Int32
-
-func init() {
-	if os.Geteuid() != 0 {
-		nsState.Store(nsUserPID)
-	}
-}
-
-// sysProcAttr is how a call's leader is started under descendant control
-// state: a process group of its own, SIGKILL when the host dies, and the
-// namespaces.
-//
-// Go's child code checks right after setting the parent-death signal that
-// getppid() still returns the parent and signals itself otherwise; in a new
-// PID namespace getppid() returns 0, but pid 1 of a namespace ignores a
-// signal it sends itself unless it has a handler (SIGNAL_UNKILLABLE), so the
-// check is harmless, while the real parent-death signal, sent from the
-// parent namespace, is delivered. TestHostKilled checks both.
-func sysProcAttr(state int32) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	switch state {
-	case nsPID:
-		a.Cloneflags = syscall.CLONE_NEWPID
-	case nsUserPID:
-		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
-		a.GidMappingsEnableSetgroups = false
-	}
-	return a
-}
-
-// nsRefused reports an error of a start that may be the system refusing the
-// namespaces rather than the program.
-func nsRefused(err error) bool {
-	for _, e := range []error{syscall.EPERM, syscall.EINVAL, syscall.ENOSPC, syscall.EUSERS, syscall.ENOSYS, syscall.EACCES} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// startLeader starts the call's leader through s under the strongest
-// descendant control the system allows, degrading nsState (for good) when
-// the system refuses a namespace and the start succeeds without it.
-func startLeader(s *spawner, path string, argv []string, attr os.ProcAttr, setup func(pid int, state int32) error) (*os.Process, int32, error) {
-	for {
-		state := nsState.Load()
-		attr.Sys = sysProcAttr(state)
-		proc, err := s.start(path, argv, &attr, func(pid int) error { return setup(pid, state) })
-		if err == nil || state == nsNone || !nsRefused(err) {
-			return proc, state, err
-		}
-		// Try without (or with fewer) namespaces; keep that only if it works.
-		next := state + 1
-		if state == nsPID && os.Geteuid() == 0 {
-			next = nsNone // root without CAP_SYS_ADMIN: a user namespace adds nothing
-		}
-		attr.Sys = sysProcAttr(next)
-		proc, err2 := s.start(path, argv, &attr, func(pid int) error { return setup(pid, next) })
-		if err2 != nil {
-			if nsRefused(err2) && next != nsNone {
-				nsState.CompareAndSwap(state, next)
-				continue
-			}
-			return nil, state, err
-		}
-		nsState.CompareAndSwap(state, next)
-		return proc, next, nil
-	}
-}
-
-// applyRlimits caps the started process pid as l says (see startStopped
-// for when).
-func applyRlimits(pid int, l Limits, state int32) error {
-	set := func(res int, cur, max uint64) error {
-		return unix.Prlimit(pid, res, &unix.Rlimit{Cur: cur, Max: max}, nil)
-	}
-	if l.Memory > 0 {
-		if err := set(unix.RLIMIT_AS, uint64(l.Memory), uint64(l.Memory)); err != nil {
-			return err
-		}
-	}
-	if l.CPU > 0 {
-		s := l.cpuSeconds()
-		if err := set(unix.RLIMIT_CPU, s, s+1); err != nil {
-			return err
-		}
-	}
-	// RLIMIT_NPROC counts the processes of a user in a user namespace; only
-	// in a user namespace of the call's own is that the call's processes.
-	if l.Processes > 0 && state == nsUserPID {
-		if err := set(unix.RLIMIT_NPROC, uint64(l.Processes), uint64(l.Processes)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// descendantControl describes state for explain and the docs.
-func descendantControl(state int32) string {
-	switch state {
-	case nsPID:
-		return "PID namespace per call: every descendant dies with the command (setsid included); SIGKILL when the host dies"
-	case nsUserPID:
-		return "user and PID namespace per call: every descendant dies with the command (setsid included); SIGKILL when the host dies"
-	}
-	return "process group only (no PID namespace here): a descendant that calls setsid can outlive the call"
-}
-
-// DescendantControl describes how this process keeps a call's descendants
-// from outliving it (a PID namespace per call where the system allows it).
-func DescendantControl() string { return descendantControl(nsState.Load()) }
-
-// WorkspaceExecControl describes what keeps a confined call from running
-// code from k's workspace: its files are never in the execute set, and
-// where the system allows a mount namespace (root), the workspace is also
-// mounted noexec for the call, so that no file of it can be mapped as code
-// either (a library or plugin a granted program is told to load). It tries
-// the mount once, on a thread that then dies.
-func (k *Kernel) WorkspaceExecControl() string {
-	if ok, why := sandbox.NoExecAvailable(k.workspace); !ok {
-		return "not in the execute set; a library in it can still be loaded by a program told to (" + why + ")"
-	}
-	return "mounted noexec for the command: nothing in it can be executed or loaded as code"
-}
-
-// ProcessLimitEnforcement describes what enforces WithProcessLimit here: a
-// pids cgroup per spawner thread (as root, where the cgroup v1 pids
-// hierarchy is writable), RLIMIT_NPROC in the call's own user namespace
-// (not root), or nothing.
-func ProcessLimitEnforcement() string {
-	switch state := nsState.Load(); {
-	case state == nsUserPID:
-		return "RLIMIT_NPROC in the call's own user namespace"
-	case pidsRoot() != "":
-		return "a pids cgroup per program and policy (one for all unconfined calls), shared by their concurrent calls"
-	case os.Geteuid() == 0:
-		return "not enforced: RLIMIT_NPROC does not bind root and no pids cgroup is writable here"
-	}
-	return "not enforced: without a user namespace RLIMIT_NPROC would count all of this user's processes"
 }

@@ -3,8 +3,10 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -25,6 +27,11 @@ type call struct {
 	// host's (it shared the host's memory from the vfork to the exec), so
 	// a peak not above it says nothing about the command.
 	hostRSS int64
+	// egress is the call's egress proxy, nil for none.
+	egress *egressCall
+	// nproc reports that RLIMIT_NPROC caps the call's processes (its own
+	// user namespace), which tells a refused fork only by its message.
+	nproc bool
 }
 
 // devNullFile is the null device, opened once: every child's stdin.
@@ -45,30 +52,76 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
 	}
 	c := &call{note: note, spawn: s, refusals: s.cg.refusals()}
+	chroot := ""
+	if d.Apply {
+		chroot = s.holder.chroot()
+	}
+	state, why := nsCurrent()
+	g := guarantees(state, why, s, chroot != "", d.Apply, k.limits)
+	g.network(state, why, k)
+	if k.mode == sandbox.Strict && len(g.Missing) > 0 {
+		c.done()
+		return nil, fmt.Errorf("kernel: not running %s: %s: %w", path, g.refusal(), ErrNotExecutable)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		c.done()
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
 	c.out = r
+	shim := k.egressActive() && state != nsNone
+	attr := os.ProcAttr{Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w}}
+	leaderPath := path
+	if shim {
+		if c.egress, err = newEgressCall(); err != nil {
+			w.Close()
+			c.done()
+			return nil, fmt.Errorf("kernel: %w", err)
+		}
+		attr.Env = shimEnv(attr.Env, path, k.limits)
+		attr.Files = append(attr.Files, c.egress.child)
+		leaderPath = "/proc/self/exe"
+	}
 	setup := func(pid int, state int32) error {
 		c.hostRSS = selfPeakRSS()
-		if err := applyRlimits(pid, k.limits, state); err != nil {
+		if state == nsUserPID {
+			if err := writeIDMaps(pid); err != nil {
+				return err
+			}
+		}
+		limits := k.limits
+		if shim {
+			limits.Memory = 0 // the shim sets it on itself before its execve
+		}
+		if err := applyRlimits(pid, limits, state); err != nil {
 			return fmt.Errorf("resource limits: %w", err)
 		}
 		return nil
 	}
-	proc, _, err := startLeader(s, path, argv, os.ProcAttr{
-		Dir:   k.workspace,
-		Env:   k.ChildEnv(argv),
-		Files: []*os.File{devNull, w, w},
-	}, setup)
+	l, err := startLeader(s, k.mode == sandbox.Strict, leaderPath, argv, attr, chroot, k.noNet(), shim, setup)
 	w.Close() // the child has its copy; EOF comes when every holder is gone
+	if err == nil && shim {
+		if err = c.egress.serve(k); err != nil {
+			l.proc.Kill()
+			l.proc.Wait()
+		}
+	}
 	if err != nil {
 		c.done()
+		if errors.Is(err, errNamespacesRefused) {
+			err = fmt.Errorf("%w: %w", err, ErrNotExecutable)
+		}
 		return nil, fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
 	}
-	c.proc = proc
+	if l.state != nsNone {
+		nsTried.Store(true)
+	}
+	_, why = nsCurrent()
+	g = guarantees(l.state, why, s, l.chroot, d.Apply, k.limits)
+	g.network(l.state, why, k)
+	c.note = joinNotes(c.note, g.warning())
+	c.proc = l.proc
+	c.nproc = l.state == nsUserPID && k.limits.Processes > 0
 	return c, nil
 }
 
@@ -78,6 +131,7 @@ func (c *call) done() {
 	if c.out != nil {
 		c.out.Close()
 	}
+	c.egress.finish()
 	release(c.spawn)
 }
 
@@ -94,7 +148,8 @@ func selfPeakRSS() int64 {
 // After a timeout, only a refused fork is worth telling: the kill was the
 // kernel's.
 func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
-	refused := c.spawn.cg.refusals() > c.refusals
+	refused := c.spawn.cg.refusals() > c.refusals ||
+		c.nproc && strings.Contains(strings.ToLower(output), "resource temporarily unavailable")
 	if timedOut {
 		if refused && l.Processes > 0 {
 			return l.limitReason(0, 0, 0, "", true)
@@ -107,4 +162,12 @@ func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOu
 		rss = ru.Maxrss << 10 // KiB on Linux
 	}
 	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)
+}
+
+// networkNotice ends the call's egress proxy and returns its refusals, one
+// notice ("" for none). It is called once the leader is reaped.
+func (c *call) networkNotice() string {
+	n := c.egress.finish()
+	c.egress = nil
+	return n
 }

@@ -84,6 +84,36 @@ func ProcessLimitEnforcement() string { return "not enforced outside Linux" }
 // ahead of need.
 func Prepare(...Option) {}
 
-// WorkspaceExecControl describes what keeps a confined call from running
-// code from the workspace: nothing outside Linux, where nothing confines.
-func (k *Kernel) WorkspaceExecControl() string { return "nothing outside Linux" }
+// Guarantees returns what a call gets outside Linux: the process group
+// is the only descendant control and nothing caps the processes or keeps
+// code from the workspace (nothing confines); each is missing, so Strict
+// refuses the call and BestEffort warns (see Guarantees on Linux).
+func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
+	g := Guarantees{Descendants: descendantControl(0), Network: "open: nothing confines commands outside Linux"}
+	g.Missing = append(g.Missing, "a PID namespace (Linux-only): a descendant that calls setsid can outlive the call")
+	if k.limits.Processes > 0 {
+		g.Processes = "not enforced outside Linux"
+		g.Missing = append(g.Missing, "the process cap (Linux-only)")
+	}
+	return g
+}
+
+// egressActive is false outside Linux: there is no network namespace to
+// confine a command to its hosts (an unconfined command reaches every
+// host).
+func (k *Kernel) egressActive() bool { return false }
+
+// egressPort is unused outside Linux.
+const egressPort = 0
+
+// shimExec is empty outside Linux: there is no egress shim.
+func shimExec() []string { return nil }
+
+// networkNotice is empty outside Linux: there is no egress proxy.
+func (c *call) networkNotice() string { return "" }
+
+// egressEnforced is false outside Linux.
+func egressEnforced() bool { return false }
+
+// PrepareWorkspace does nothing outside Linux: there is no noexec holder.
+func PrepareWorkspace(string) {}

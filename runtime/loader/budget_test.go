@@ -43,7 +43,7 @@ func TestTotalSizeLimit(t *testing.T) {
 		case strings.Contains(te.Msg, "already defined"):
 			conflicts = append(conflicts, filepath.Base(te.File))
 		default:
-			t.Errorf("unexpected problem: %v", p)
+			assert.Fail(t, "unexpected problem", "%v", p)
 		}
 	}
 	// a, b, c fit (b and c conflict with a); d, e, f do not, nor small.

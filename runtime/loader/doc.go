@@ -18,10 +18,13 @@
 // is skipped silently, and one that changed since generation is a 613 that
 // says to run go generate.
 //
-// Reading is defensive: only regular files named *.tool.json directly in
-// the directory are read (hidden files, such as editor lock files, are
-// ignored); a symlink is followed only when it stays inside the directory;
-// a file over 1 MiB is refused from its size and never read whole, and the
+// Reading is defensive, under the one rule gen.ReadDir (toolgen generate)
+// reads by too (package internal/descdir): only regular files named
+// *.tool.json directly in the directory are read (hidden files, such as
+// editor lock files, are ignored), opened without blocking (a FIFO is
+// refused at once); a symlink is followed only when it stays inside the
+// directory, and the open goes through an os.Root, so a link swapped in
+// meanwhile cannot lead out; a file over 1 MiB is refused from its size and never read whole, and the
 // files of a directory load up to 64 MiB in all (WithMaxTotalSize; a file
 // past it is refused unread, in name order), so memory stays bounded
 // whatever the directory holds.

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/nanogpt/toolgen/internal/descdir"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -99,13 +99,21 @@ func (s *fileSet[T]) state() (uint64, <-chan struct{}) {
 	return s.version, s.wake
 }
 
-// accepts reports whether the base name is a file of the set's kind. Hidden
-// files (editor lock, swap and backup files) are never read.
+// accepts reports whether the base name is a file of the set's kind
+// (descdir.Accepts: hidden files, such as editor lock, swap and backup
+// files, are never read) and, under WithFiles, one of the files named.
 func (s *fileSet[T]) accepts(name string) bool {
-	if !strings.HasSuffix(name, s.kind.ext) || strings.HasPrefix(name, ".") || len(name) == len(s.kind.ext) {
-		return false
+	return descdir.Accepts(name, s.kind.ext) && (s.only == nil || s.only[name])
+}
+
+// open opens the directory for one scan or reload: a directory replaced
+// since the last one is read anew.
+func (s *fileSet[T]) open() (*descdir.Dir, error) {
+	d, err := descdir.Open(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("loader: %w", err)
 	}
-	return s.only == nil || s.only[name]
+	return d, nil
 }
 
 // scan reads every file of the directory again, as reload does for one, and
@@ -114,26 +122,31 @@ func (s *fileSet[T]) accepts(name string) bool {
 func (s *fileSet[T]) scan() (bool, error) {
 	s.update.Lock()
 	defer s.update.Unlock()
-	entries, err := os.ReadDir(s.dir)
+	d, err := s.open()
+	if err != nil {
+		return false, err
+	}
+	defer d.Close()
+	all, err := d.Names(s.kind.ext)
 	if err != nil {
 		return false, fmt.Errorf("loader: %w", err)
 	}
 	var names []string
 	present := map[string]bool{}
-	for _, e := range entries {
-		if s.accepts(e.Name()) {
-			names = append(names, e.Name()) // sorted: ReadDir sorts by name
-			present[e.Name()] = true
+	for _, name := range all { // sorted
+		if s.accepts(name) {
+			names = append(names, name)
+			present[name] = true
 		}
 	}
 	results := make([]result[T], len(names))
-	over := s.overBudget(names, 0)
+	over := s.overBudget(d, names, 0)
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(names)) {
 		wg.Go(func() {
 			for i := range work {
-				results[i] = s.load(names[i])
+				results[i] = s.load(d, names[i])
 			}
 		})
 	}
@@ -173,16 +186,28 @@ func (s *fileSet[T]) reload(names []string) bool {
 	defer s.update.Unlock()
 	names = s.withOver(names)
 	results := make([]result[T], len(names))
-	others := s.totalBut(names)
-	over := s.overBudget(names, others)
-	for i, name := range names {
-		if over[i] {
-			results[i] = s.overResult(name)
-		} else {
-			results[i] = s.load(name)
+	d, err := s.open()
+	if err != nil {
+		// The directory itself is gone (every file with it) or unreadable.
+		for i, name := range names {
+			results[i] = result[T]{gone: true}
+			if !errors.Is(err, fs.ErrNotExist) {
+				results[i] = result[T]{err: fileErr(filepath.Join(s.dir, name), "cannot be read: %v", err)}
+			}
 		}
+	} else {
+		defer d.Close()
+		others := s.totalBut(names)
+		over := s.overBudget(d, names, others)
+		for i, name := range names {
+			if over[i] {
+				results[i] = s.overResult(name)
+			} else {
+				results[i] = s.load(d, name)
+			}
+		}
+		s.budget(names, results, others)
 	}
-	s.budget(names, results, others)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := false
@@ -240,22 +265,22 @@ func (s *fileSet[T]) totalBut(names []string) int64 {
 // which of names (sorted) would take the bytes loaded past maxTotal, given
 // others already loaded: those are not read at all, so that a directory of
 // thousands of large files never sits in memory at once.
-func (s *fileSet[T]) overBudget(names []string, others int64) []bool {
+func (s *fileSet[T]) overBudget(d *descdir.Dir, names []string, others int64) []bool {
 	over := make([]bool, len(names))
 	if s.maxTotal <= 0 || s.refused != "" {
 		return over
 	}
 	total := others
 	for i, name := range names {
-		info, err := os.Stat(filepath.Join(s.real, name))
-		if err != nil || !info.Mode().IsRegular() || info.Size() > s.maxSize {
+		size, ok := d.Size(name)
+		if !ok || size > s.maxSize {
 			continue // readFile tells what is wrong with it
 		}
-		if total+info.Size() > s.maxTotal {
+		if total+size > s.maxTotal {
 			over[i] = true
 			continue
 		}
-		total += info.Size()
+		total += size
 	}
 	return over
 }
@@ -285,16 +310,16 @@ func (s *fileSet[T]) budget(names []string, results []result[T], others int64) {
 func (s *fileSet[T]) overResult(name string) result[T] {
 	file := filepath.Join(s.dir, name)
 	return result[T]{over: true, err: fileErr(file, "not loaded: with it, the descriptors of %s would take more than %s in all; "+
-		"a tools directory holds small JSON files (fewer or smaller descriptors load)", s.dir, human(s.maxTotal))}
+		"a tools directory holds small JSON files (fewer or smaller descriptors load)", s.dir, descdir.Human(s.maxTotal))}
 }
 
-// load reads and parses one file; it touches no state.
-func (s *fileSet[T]) load(name string) result[T] {
+// load reads and parses one file of d; it touches no state.
+func (s *fileSet[T]) load(d *descdir.Dir, name string) result[T] {
 	if s.refused != "" {
-		return s.refuse(name)
+		return s.refuse(d, name)
 	}
-	data, err := readFile(s.real, s.dir, name, s.maxSize, s.trusted)
-	if errors.Is(err, errGone) {
+	data, err := readFile(d, name, s.maxSize, s.trusted)
+	if errors.Is(err, descdir.ErrGone) {
 		return result[T]{gone: true}
 	}
 	if err != nil {
@@ -305,9 +330,9 @@ func (s *fileSet[T]) load(name string) result[T] {
 }
 
 // refuse is load under WithRefusal: the file is not read, only seen.
-func (s *fileSet[T]) refuse(name string) result[T] {
+func (s *fileSet[T]) refuse(d *descdir.Dir, name string) result[T] {
 	file := filepath.Join(s.dir, name)
-	if _, err := os.Lstat(filepath.Join(s.real, name)); errors.Is(err, fs.ErrNotExist) {
+	if !d.Exists(name) {
 		return result[T]{gone: true}
 	}
 	return result[T]{err: &tool.Error{Code: tool.CodeSpec, File: file, Msg: s.refused}}

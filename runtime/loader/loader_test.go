@@ -3,7 +3,6 @@ package loader_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/loader"
@@ -20,20 +23,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-func newKernel(t testing.TB) *kernel.Kernel {
-	t.Helper()
-	k, err := kernel.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 func write(t testing.TB, dir, name, content string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 }
 
 // desc returns a valid descriptor of a tool named name.
@@ -52,10 +44,8 @@ func desc(name, description string) string {
 
 func newLoader(t testing.TB, dir string, opts ...loader.Option) *loader.Loader {
 	t.Helper()
-	l, err := loader.New(dir, newKernel(t), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, err := loader.New(dir, kerneltest.New(t, nil), opts...)
+	require.NoError(t, err)
 	return l
 }
 
@@ -83,28 +73,21 @@ func names(tools []loader.Loaded) []string {
 }
 
 func TestNew(t *testing.T) {
-	k := newKernel(t)
+	k := kerneltest.New(t, nil)
 	dir := filepath.Join(t.TempDir(), "a", "tools")
-	if _, err := loader.New(dir, k); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Fatalf("New did not create %s: %v", dir, err)
-	}
+	_, err := loader.New(dir, k)
+	require.NoError(t, err)
+	assert.DirExists(t, dir, "New creates the directory")
 	missing := filepath.Join(t.TempDir(), "missing")
-	if _, err := loader.New(missing, k, loader.WithoutCreate()); err == nil {
-		t.Error("WithoutCreate: a missing directory was accepted")
-	} else if _, statErr := os.Stat(missing); statErr == nil {
-		t.Error("WithoutCreate created the directory")
-	}
+	_, err = loader.New(missing, k, loader.WithoutCreate())
+	assert.Error(t, err, "WithoutCreate: a missing directory was accepted")
+	assert.NoDirExists(t, missing, "WithoutCreate created the directory")
 	file := filepath.Join(t.TempDir(), "f")
 	write(t, filepath.Dir(file), "f", "x")
-	if _, err := loader.New(file, k); err == nil || !strings.Contains(err.Error(), "not a directory") {
-		t.Errorf("New(file) = %v, want a not-a-directory error", err)
-	}
-	if _, err := loader.New(dir, nil); err == nil {
-		t.Error("nil kernel accepted")
-	}
+	_, err = loader.New(file, k)
+	assert.ErrorContains(t, err, "not a directory")
+	_, err = loader.New(dir, nil)
+	assert.Error(t, err, "nil kernel accepted")
 }
 
 // TestLoadAllMixed pins the outcome of a directory holding good files,
@@ -114,17 +97,11 @@ func TestLoadAllMixed(t *testing.T) {
 	got := render(l.LoadAll())
 	golden := filepath.Join("testdata", "mixed.golden")
 	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("LoadAll(testdata/mixed):\n%s\nwant (%s):\n%s", got, golden, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, string(want), got, "LoadAll(testdata/mixed) against %s", golden)
 }
 
 // TestFiftyWithThreeBroken is the issue's example: 50 files, 3 broken, 47
@@ -144,13 +121,11 @@ func TestFiftyWithThreeBroken(t *testing.T) {
 		write(t, dir, fmt.Sprintf("t%02d.tool.json", i), content)
 	}
 	tools, problems := newLoader(t, dir).LoadAll()
-	if len(tools) != 47 || len(problems) != 3 {
-		t.Fatalf("%d tools, %d problems; want 47 and 3:\n%s", len(tools), len(problems), render(nil, problems))
-	}
+	require.Len(t, tools, 47, render(nil, problems))
+	require.Len(t, problems, 3, render(nil, problems))
 	for i, want := range []string{"t07.tool.json:", "t23.tool.json:4:3: error 613: binary", "t41.tool.json:"} {
-		if got := problems[i].Error(); !strings.HasPrefix(got, filepath.Join(dir, want)) || tool.CodeOf(problems[i]) != tool.CodeSpec {
-			t.Errorf("problem %d = %s, want a 613 starting %s", i, got, want)
-		}
+		assert.True(t, strings.HasPrefix(problems[i].Error(), filepath.Join(dir, want)), "problem %d = %s, want it to start %s", i, problems[i], want)
+		assert.Equal(t, tool.CodeSpec, tool.CodeOf(problems[i]), "problem %d", i)
 	}
 }
 
@@ -162,12 +137,8 @@ func TestAttacks(t *testing.T) {
 	write(t, dir, "good-b.tool.json", desc("good_b", "Good"))
 	bigFile := filepath.Join(dir, "huge.tool.json")
 	f, err := os.Create(bigFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(100 << 20); err != nil { // sparse: 100 MB on paper
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(100<<20)) // sparse: 100 MB on paper
 	f.Close()
 	deep := `{"name": "deep", "description": "d", "command": "ls", "examples": [{"args": {"a": ` +
 		strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + `}, "argv": ["ls"]}]}`
@@ -209,18 +180,14 @@ func TestAttacks(t *testing.T) {
 	tools, problems := newLoader(t, dir).LoadAll()
 	var m1 runtime.MemStats
 	runtime.ReadMemStats(&m1)
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 16<<20 {
-		t.Errorf("LoadAll allocated %d MB: the 100 MB file was read", alloc>>20)
-	}
-	if got := strings.Join(names(tools), " "); got != "good_a good_b" {
-		t.Errorf("tools = %s, want good_a good_b", got)
-	}
+	alloc := m1.TotalAlloc - m0.TotalAlloc
+	assert.LessOrEqual(t, alloc, uint64(16<<20), "LoadAll allocated %d MB: the 100 MB file was read", alloc>>20)
+	assert.Equal(t, []string{"good_a", "good_b"}, names(tools))
 	byFile := map[string][]error{}
 	for _, p := range problems {
 		for _, e := range tool.Flatten(p) {
 			var te *tool.Error
-			if !errors.As(e, &te) || te.Code != tool.CodeSpec {
-				t.Errorf("problem is not a 613: %v", e)
+			if !assert.ErrorAs(t, e, &te) || !assert.Equal(t, tool.CodeSpec, te.Code, "problem is not a 613: %v", e) {
 				continue
 			}
 			byFile[te.File] = append(byFile[te.File], e)
@@ -230,14 +197,12 @@ func TestAttacks(t *testing.T) {
 		file := filepath.Join(dir, c.file+".tool.json")
 		got := byFile[file]
 		want := strings.ReplaceAll(strings.Replace(c.want, "F", file, 1), "D/", dir+"/")
-		if len(got) != 1 || got[0].Error() != want {
-			t.Errorf("%s:\ngot  %v\nwant %s", c.file, got, want)
+		if assert.Len(t, got, 1, c.file) {
+			assert.Equal(t, want, got[0].Error(), c.file)
 		}
 		delete(byFile, file)
 	}
-	for file, errs := range byFile {
-		t.Errorf("unexpected problems for %s: %v", file, errs)
-	}
+	assert.Empty(t, byFile, "unexpected problems")
 }
 
 func TestKnown(t *testing.T) {
@@ -248,9 +213,7 @@ func TestKnown(t *testing.T) {
 	write(t, dir, "builtin.tool.json", desc("grep_text", "Shadows a builtin"))
 	write(t, dir, "fresh.tool.json", desc("fresh", "Not known"))
 	spec, _, err := tool.DecodeSpec("g", []byte(generated))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	known := map[string]loader.Known{
 		"gen_same":    {Source: "example.com/agent/tools (gen_same)", Digest: tool.Digest(spec)},
 		"gen_changed": {Source: "example.com/agent/tools (gen_changed)", Digest: "sha256:0000"},
@@ -261,9 +224,7 @@ func TestKnown(t *testing.T) {
 	want := "tool fresh from D/fresh.tool.json: Not known\n" +
 		`D/builtin.tool.json:2:3: error 613: tool name "grep_text" is already defined by builtin grep_text` + "\n" +
 		`D/gen-changed.tool.json:2:3: error 613: tool "gen_changed" differs from the generated tool of that name (example.com/agent/tools (gen_changed)): the descriptor changed since generation, run go generate (or, if this file is not its source, rename the tool)` + "\n"
-	if want = strings.ReplaceAll(want, "D/", dir+"/"); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, strings.ReplaceAll(want, "D/", dir+"/"), got)
 }
 
 func TestOnlyDescriptorFiles(t *testing.T) {
@@ -272,14 +233,11 @@ func TestOnlyDescriptorFiles(t *testing.T) {
 	for _, name := range []string{"README.md", "b.json", ".c.tool.json", "d.tool.json~", "e.tool.json.swp", ".tool.json", "f.TOOL.JSON", "g.tool.jsonx"} {
 		write(t, dir, name, "not json at all")
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
 	write(t, filepath.Join(dir, "sub"), "h.tool.json", desc("h", "Nested"))
 	tools, problems := newLoader(t, dir).LoadAll()
-	if strings.Join(names(tools), " ") != "a" || len(problems) != 0 {
-		t.Errorf("got:\n%s", render(tools, problems))
-	}
+	assert.Equal(t, []string{"a"}, names(tools), render(tools, problems))
+	assert.Empty(t, problems, render(tools, problems))
 }
 
 func TestWithFiles(t *testing.T) {
@@ -288,18 +246,15 @@ func TestWithFiles(t *testing.T) {
 	write(t, dir, "b.tool.json", "broken")
 	write(t, dir, "c.tool.json", desc("c", "C"))
 	tools, problems := newLoader(t, dir, loader.WithFiles("c.tool.json", filepath.Join(dir, "a.tool.json"))).LoadAll()
-	if strings.Join(names(tools), " ") != "a c" || len(problems) != 0 {
-		t.Errorf("got:\n%s", render(tools, problems))
-	}
+	assert.Equal(t, []string{"a", "c"}, names(tools), render(tools, problems))
+	assert.Empty(t, problems, render(tools, problems))
 }
 
 func TestSymlinks(t *testing.T) {
 	outside := t.TempDir()
 	write(t, outside, "evil.json", desc("evil", "Outside"))
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "store"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "store"), 0o755))
 	write(t, filepath.Join(dir, "store"), "inside.json", desc("inside", "Inside"))
 	links := map[string]string{
 		"inside.tool.json":   filepath.Join("store", "inside.json"),
@@ -310,9 +265,7 @@ func TestSymlinks(t *testing.T) {
 		"dir.tool.json":      "store",
 	}
 	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Symlink(target, filepath.Join(dir, name)))
 	}
 	tools, problems := newLoader(t, dir).LoadAll()
 	got := render(tools, problems)
@@ -325,9 +278,7 @@ func TestSymlinks(t *testing.T) {
 		"D/outside.tool.json: error 613: file is a symlink to O/evil.json, outside R; a symlinked descriptor must stay inside the directory\n" +
 		"D/relout.tool.json: error 613: file is a symlink to O/evil.json, outside R; a symlinked descriptor must stay inside the directory\n"
 	want = strings.NewReplacer("D/", dir+"/", "O/", realOut+"/", " R;", " "+realDir+";").Replace(want)
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	assert.Equal(t, want, got)
 }
 
 func TestSizeLimit(t *testing.T) {
@@ -337,9 +288,7 @@ func TestSizeLimit(t *testing.T) {
 	tools, problems := newLoader(t, dir, loader.WithMaxFileSize(512)).LoadAll()
 	want := "tool small from D/small.tool.json: Small\n" +
 		"D/padded.tool.json: error 613: file is 682 bytes, larger than the limit of 512 bytes (512 B); a descriptor is a small JSON file\n"
-	if got := render(tools, problems); got != strings.ReplaceAll(want, "D/", dir+"/") {
-		t.Errorf("got:\n%s", got)
-	}
+	assert.Equal(t, strings.ReplaceAll(want, "D/", dir+"/"), render(tools, problems))
 }
 
 func TestExamplesChecked(t *testing.T) {
@@ -366,18 +315,13 @@ func TestExamplesChecked(t *testing.T) {
 	// The examples are judged by base.CheckExamples (its wording is its own);
 	// the loader locates each failing one at its object in the file.
 	tools, problems := newLoader(t, dir).LoadAll()
-	if len(tools) != 0 || len(problems) != 1 {
-		t.Fatalf("got:\n%s", render(tools, problems))
-	}
+	require.Empty(t, tools, render(tools, problems))
+	require.Len(t, problems, 1, render(tools, problems))
 	lines := tool.Flatten(problems[0])
-	if len(lines) != 4 {
-		t.Fatalf("want 4 failing examples, got:\n%s", render(nil, problems))
-	}
+	require.Len(t, lines, 4, "want 4 failing examples:\n%s", render(nil, problems))
 	for i, e := range lines {
 		prefix := fmt.Sprintf("%s:%d:5: error 613: example %d: ", filepath.Join(dir, "ex.tool.json"), 11+i, i+1)
-		if !strings.HasPrefix(e.Error(), prefix) {
-			t.Errorf("problem %d = %s\nwant it to start %s", i, e, prefix)
-		}
+		assert.True(t, strings.HasPrefix(e.Error(), prefix), "problem %d = %s\nwant it to start %s", i, e, prefix)
 	}
 }
 
@@ -387,54 +331,44 @@ func TestLoadedToolRuns(t *testing.T) {
 	write(t, ws, "a.txt", "alpha\nneedle here\n")
 	write(t, dir, "find.tool.json", desc("find_text", "Find text"))
 	k, err := kernel.New(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	l, err := loader.New(dir, k, loader.WithDenyList(base.DefaultDenyList()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tools, problems := l.LoadAll()
-	if len(tools) != 1 || len(problems) != 0 {
-		t.Fatalf("got:\n%s", render(tools, problems))
-	}
+	require.Len(t, tools, 1, render(tools, problems))
+	require.Empty(t, problems, render(tools, problems))
 	e := tools[0].Entry()
-	if e.Form != tool.FormDescriptor || e.Source != filepath.Join(dir, "find.tool.json") || e.Tool.Name() != "find_text" {
-		t.Errorf("Entry = %+v", e)
-	}
-	if !strings.HasPrefix(tools[0].Digest, "sha256:") || tools[0].Digest != tool.Digest(tools[0].Tool.Spec()) {
-		t.Errorf("Digest = %q", tools[0].Digest)
-	}
+	assert.Equal(t, tool.FormDescriptor, e.Form)
+	assert.Equal(t, filepath.Join(dir, "find.tool.json"), e.Source)
+	assert.Equal(t, "find_text", e.Tool.Name())
+	assert.True(t, strings.HasPrefix(tools[0].Digest, "sha256:"), tools[0].Digest)
+	assert.Equal(t, tool.Digest(tools[0].Tool.Spec()), tools[0].Digest)
 	out, err := tools[0].Tool.Call(context.Background(), json.RawMessage(`{"pattern":"needle"}`))
-	if err != nil || !strings.Contains(out, "a.txt:2:needle here") {
-		t.Errorf("Call = %q, %v", out, err)
-	}
-	if _, err := tools[0].Tool.Call(context.Background(), json.RawMessage(`{"pattern":"$(id)"}`)); tool.CodeOf(err) != tool.CodeValue {
-		t.Errorf("Call with $(id) = %v, want a 614", err)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "a.txt:2:needle here")
+	_, err = tools[0].Tool.Call(context.Background(), json.RawMessage(`{"pattern":"$(id)"}`))
+	assert.Equal(t, tool.CodeValue, tool.CodeOf(err), "Call with $(id) = %v, want a 614", err)
 }
 
 func TestDenyListOption(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "grep.tool.json", desc("g", "Grep"))
 	_, problems := newLoader(t, dir, loader.WithDenyList(base.DefaultDenyList().With("grep"))).LoadAll()
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), `binary "grep" is on the deny list`) {
-		t.Errorf("problems = %v", problems)
-	}
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0].Error(), `binary "grep" is on the deny list`)
 }
 
 func TestLoadAllUnreadableDirectory(t *testing.T) {
 	dir := t.TempDir()
 	l := newLoader(t, dir)
 	write(t, dir, "a.tool.json", desc("a", "A"))
-	if tools, _ := l.LoadAll(); len(tools) != 1 {
-		t.Fatal("a did not load")
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
+	tools, _ := l.LoadAll()
+	require.Len(t, tools, 1, "a did not load")
+	require.NoError(t, os.RemoveAll(dir))
 	tools, problems := l.LoadAll()
-	if len(tools) != 1 || len(problems) != 1 || tool.CodeOf(problems[0]) != 0 {
-		t.Errorf("after the directory vanished: want the last tools kept and one plain error, got:\n%s", render(tools, problems))
+	msg := "after the directory vanished: want the last tools kept and one plain error, got:\n" + render(tools, problems)
+	assert.Len(t, tools, 1, msg)
+	if assert.Len(t, problems, 1, msg) {
+		assert.Equal(t, tool.Code(0), tool.CodeOf(problems[0]), msg)
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
-	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
 func internalDesc(name, description string) []byte {
@@ -33,17 +36,10 @@ func countingLoader(tb testing.TB, n int) (l *Loader, dir string, parses func() 
 	tb.Helper()
 	dir = tb.TempDir()
 	for i := range n {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%04d.tool.json", i)), internalDesc(fmt.Sprintf("tool_%04d", i), "T"), 0o644); err != nil {
-			tb.Fatal(err)
-		}
+		require.NoError(tb, os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%04d.tool.json", i)), internalDesc(fmt.Sprintf("tool_%04d", i), "T"), 0o644))
 	}
-	k, err := kernel.New(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if l, err = New(dir, k); err != nil {
-		tb.Fatal(err)
-	}
+	l, err := New(dir, kerneltest.New(tb, nil))
+	require.NoError(tb, err)
 	var mu sync.Mutex
 	count := map[string]int{}
 	inner := l.set.kind.parse
@@ -66,9 +62,9 @@ func countingLoader(tb testing.TB, n int) (l *Loader, dir string, parses func() 
 // reads and parses that one only.
 func TestWatchReloadsOnlyTheChangedFile(t *testing.T) {
 	l, dir, parses := countingLoader(t, 200)
-	if tools, problems := l.LoadAll(); len(tools) != 200 || len(problems) != 0 {
-		t.Fatalf("%d tools, problems %v", len(tools), problems)
-	}
+	tools, problems := l.LoadAll()
+	require.Len(t, tools, 200, "%v", problems)
+	require.Empty(t, problems)
 	parses()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -78,41 +74,29 @@ func TestWatchReloadsOnlyTheChangedFile(t *testing.T) {
 	// Watch's first scan reads every file once; wait for it to finish.
 	seen := map[string]int{}
 	for deadline := time.Now().Add(5 * time.Second); len(seen) < 200; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("Watch's first scan parsed %d files, want all 200", len(seen))
-		}
+		require.False(t, time.Now().After(deadline), "Watch's first scan parsed %d files, want all 200", len(seen))
 		for name, n := range parses() {
 			seen[name] += n
 		}
 	}
 	time.Sleep(20 * time.Millisecond)
-	if got := parses(); len(got) != 0 {
-		t.Fatalf("parsed %v after the first scan, before any change", got)
-	}
+	require.Empty(t, parses(), "parsed after the first scan, before any change")
 	// Saved atomically (temporary file renamed over it), so no reader can
 	// catch it half-written and parse it twice.
 	tmp := filepath.Join(dir, ".t0123.tool.json.tmp")
-	if err := os.WriteFile(tmp, internalDesc("tool_0123", "changed"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, "t0123.tool.json")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(tmp, internalDesc("tool_0123", "changed"), 0o644))
+	require.NoError(t, os.Rename(tmp, filepath.Join(dir, "t0123.tool.json")))
 	select {
 	case s := <-changed:
-		if len(s.Tools) != 200 || s.Tools[123].Tool.Description() != "changed" {
-			t.Errorf("snapshot after the change: %d tools, tool 123 %q", len(s.Tools), s.Tools[123].Tool.Description())
+		if assert.Len(t, s.Tools, 200, "snapshot after the change") {
+			assert.Equal(t, "changed", s.Tools[123].Tool.Description())
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("no reload")
+		require.FailNow(t, "no reload")
 	}
-	if got := parses(); len(got) != 1 || got["t0123.tool.json"] != 1 {
-		t.Errorf("parsed %v after one file changed, want t0123.tool.json once", got)
-	}
+	assert.Equal(t, map[string]int{"t0123.tool.json": 1}, parses(), "parsed after one file changed")
 	cancel()
-	if err := <-done; err != nil {
-		t.Error(err)
-	}
+	assert.NoError(t, <-done)
 }
 
 // BenchmarkLoadAll1000 loads a directory of 1,000 descriptors (each with
@@ -139,9 +123,7 @@ func BenchmarkReloadOne(b *testing.B) {
 	for b.Loop() {
 		i++
 		b.StopTimer()
-		if err := os.WriteFile(file, internalDesc("tool_0500", fmt.Sprint(i)), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, os.WriteFile(file, internalDesc("tool_0500", fmt.Sprint(i)), 0o644))
 		b.StartTimer()
 		if !l.set.reload([]string{"t0500.tool.json"}) {
 			b.Fatal("no change seen")

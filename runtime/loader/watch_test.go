@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -56,7 +59,7 @@ func (w *watcher) stop() error {
 		w.done <- err // keep it for a second stop
 		return err
 	case <-time.After(5 * time.Second):
-		w.t.Fatal("Watch did not return after its context ended")
+		require.FailNow(w.t, "Watch did not return after its context ended")
 		return nil
 	}
 }
@@ -81,7 +84,7 @@ func (w *watcher) await(what string, ok func(loader.Snapshot) bool) time.Duratio
 		case <-w.seen:
 		case <-time.After(10 * time.Millisecond):
 		case <-deadline:
-			w.t.Fatalf("timed out waiting for %s; last snapshot:\n%s", what, render(w.snapshot().Tools, w.snapshot().Problems))
+			require.FailNowf(w.t, "timed out", "waiting for %s; last snapshot:\n%s", what, render(w.snapshot().Tools, w.snapshot().Problems))
 		}
 	}
 }
@@ -121,38 +124,28 @@ func TestWatchLifecycle(t *testing.T) {
 
 	write(t, dir, "a.tool.json", `{"name": "alpha", "description": "v3", "command": "ls", `)
 	w.await("break keeps the last good version", is("alpha=v2@a.tool.json problem@a.tool.json"))
-	if p := w.snapshot().Problems[0].Error(); !strings.Contains(p, "a.tool.json:1:") || !strings.Contains(p, "error 613: unexpected end of file") {
-		t.Errorf("problem = %s", p)
-	}
+	p := w.snapshot().Problems[0].Error()
+	assert.Contains(t, p, "a.tool.json:1:")
+	assert.Contains(t, p, "error 613: unexpected end of file")
 
 	write(t, dir, "a.tool.json", desc("alpha", "v4"))
 	w.await("fix", is("alpha=v4@a.tool.json"))
 
 	// An editor's atomic save: write a temporary file, rename it over.
 	write(t, dir, ".a.tool.json.tmp", desc("alpha", "v5"))
-	if err := os.Rename(filepath.Join(dir, ".a.tool.json.tmp"), filepath.Join(dir, "a.tool.json")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Rename(filepath.Join(dir, ".a.tool.json.tmp"), filepath.Join(dir, "a.tool.json")))
 	w.await("rename over", is("alpha=v5@a.tool.json"))
 
 	// vim's save: move the original to a backup, write anew, drop the backup.
-	if err := os.Rename(filepath.Join(dir, "a.tool.json"), filepath.Join(dir, "a.tool.json~")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Rename(filepath.Join(dir, "a.tool.json"), filepath.Join(dir, "a.tool.json~")))
 	write(t, dir, "a.tool.json", desc("alpha", "v6"))
-	if err := os.Remove(filepath.Join(dir, "a.tool.json~")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.tool.json~")))
 	w.await("vim save", is("alpha=v6@a.tool.json"))
 
-	if err := os.Rename(filepath.Join(dir, "a.tool.json"), filepath.Join(dir, "b.tool.json")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Rename(filepath.Join(dir, "a.tool.json"), filepath.Join(dir, "b.tool.json")))
 	w.await("rename", is("alpha=v6@b.tool.json"))
 
-	if err := os.Remove(filepath.Join(dir, "b.tool.json")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Remove(filepath.Join(dir, "b.tool.json")))
 	w.await("delete", is(""))
 
 	// A file that is broken from the start has no last good version.
@@ -161,9 +154,7 @@ func TestWatchLifecycle(t *testing.T) {
 	write(t, dir, "c.tool.json", desc("gamma", "ok"))
 	w.await("fixed new file", is("gamma=ok@c.tool.json"))
 
-	if err := w.stop(); err != nil {
-		t.Errorf("Watch returned %v after its context ended, want nil", err)
-	}
+	assert.NoError(t, w.stop(), "Watch after its context ended")
 }
 
 // TestWatchHalfWritten writes a file in two parts with a pause longer than
@@ -178,17 +169,13 @@ func TestWatchHalfWritten(t *testing.T) {
 
 	full := desc("half", "new")
 	f, err := os.OpenFile(filepath.Join(dir, "h.tool.json"), os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer f.Close()
-	if _, err := f.WriteString(full[:len(full)/2]); err != nil {
-		t.Fatal(err)
-	}
+	_, err = f.WriteString(full[:len(full)/2])
+	require.NoError(t, err)
 	w.await("half written", is("half=old@h.tool.json problem@h.tool.json"))
-	if _, err := f.WriteString(full[len(full)/2:]); err != nil {
-		t.Fatal(err)
-	}
+	_, err = f.WriteString(full[len(full)/2:])
+	require.NoError(t, err)
 	w.await("completed", is("half=new@h.tool.json"))
 }
 
@@ -204,12 +191,8 @@ func TestWatchConflictOlderClaimWins(t *testing.T) {
 	w.await("conflict", is("shared=first@m.tool.json problem@a.tool.json"))
 	want := fmt.Sprintf(`%s:2:3: error 613: tool name "shared" is already defined by %s`,
 		filepath.Join(dir, "a.tool.json"), filepath.Join(dir, "m.tool.json"))
-	if got := w.snapshot().Problems[0].Error(); got != want {
-		t.Errorf("conflict:\ngot  %s\nwant %s", got, want)
-	}
-	if err := os.Remove(filepath.Join(dir, "m.tool.json")); err != nil {
-		t.Fatal(err)
-	}
+	assert.Equal(t, want, w.snapshot().Problems[0].Error(), "conflict")
+	require.NoError(t, os.Remove(filepath.Join(dir, "m.tool.json")))
 	w.await("the newcomer takes over once the holder is gone", is("shared=newcomer@a.tool.json"))
 }
 
@@ -238,9 +221,7 @@ func TestWatchBurst(t *testing.T) {
 	w.mu.Lock()
 	calls := w.calls
 	w.mu.Unlock()
-	if calls > 10 {
-		t.Errorf("100 files written at once took %d reloads", calls)
-	}
+	assert.LessOrEqual(t, calls, 10, "100 files written at once took %d reloads", calls)
 }
 
 // TestWatchLatency measures how long a change takes to show. The issue asks
@@ -260,9 +241,7 @@ func TestWatchLatency(t *testing.T) {
 	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
 	median := took[len(took)/2]
 	t.Logf("change → snapshot: min %v, median %v, max %v", took[0], median, took[len(took)-1])
-	if median > 200*time.Millisecond {
-		t.Errorf("median latency %v, want ≤ 200ms", median)
-	}
+	assert.LessOrEqual(t, median, 200*time.Millisecond, "median latency")
 }
 
 func TestWatchDirectoryRemoved(t *testing.T) {
@@ -272,21 +251,15 @@ func TestWatchDirectoryRemoved(t *testing.T) {
 	write(t, dir, "a.tool.json", desc("a", "A"))
 	l.LoadAll()
 	w := startWatch(t, l)
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.RemoveAll(dir))
 	select {
 	case err := <-w.done:
 		w.done <- err
-		if err == nil || !strings.Contains(err.Error(), "was removed or renamed") {
-			t.Errorf("Watch returned %v", err)
-		}
+		assert.ErrorContains(t, err, "was removed or renamed")
 	case <-time.After(5 * time.Second):
-		t.Fatal("Watch did not return when its directory was removed")
+		require.FailNow(t, "Watch did not return when its directory was removed")
 	}
-	if got := describe(l.Snapshot()); got != "a=A@a.tool.json" {
-		t.Errorf("last snapshot not kept: %s", got)
-	}
+	assert.Equal(t, "a=A@a.tool.json", describe(l.Snapshot()), "the last snapshot is kept")
 }
 
 // TestWatchNoLeak starts and stops Watch many times: no goroutine and no
@@ -318,17 +291,14 @@ func TestWatchNoLeak(t *testing.T) {
 		cancel()
 		select {
 		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 		case <-time.After(5 * time.Second):
-			t.Fatal("Watch did not return")
+			require.FailNow(t, "Watch did not return")
 		}
 	}
 	g1, fd1 := settle()
-	if g1 > g0 || fd1 > fd0 {
-		t.Errorf("after 20 watches: goroutines %d → %d, open files %d → %d", g0, g1, fd0, fd1)
-	}
+	assert.LessOrEqual(t, g1, g0, "goroutines after 20 watches")
+	assert.LessOrEqual(t, fd1, fd0, "open files after 20 watches")
 }
 
 func openFDs(t *testing.T) int {

@@ -16,19 +16,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// newKernel returns a kernel on a fresh workspace.
+// newKernel returns a kernel on a fresh, empty workspace (the shared
+// kerneltest setup; the name stays for this package's many callers).
 func newKernel(t testing.TB) *kernel.Kernel {
 	t.Helper()
-	k, err := kernel.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
+	return kerneltest.New(t, nil)
 }
 
 // commandTool builds a command tool from a template whose slots are all

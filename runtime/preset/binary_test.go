@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/preset"
@@ -45,8 +46,7 @@ func TestBinaryInsideWorkspace(t *testing.T) {
 	// A code-form tool: construction fails.
 	spec := tool.Spec{Name: "helper", Description: "d", Command: "helper"}
 	for _, path := range []string{pathdir + ":/usr/bin", filepath.Join(ws, "bin") + ":/usr/bin"} {
-		k, err := kernel.New(ws, kernel.WithPath(path))
-		require.NoError(t, err)
+		k := kerneltest.In(t, ws, kernel.WithPath(path))
 		bin := "helper"
 		if strings.HasPrefix(path, ws) {
 			bin = "evil"
@@ -67,9 +67,7 @@ func TestBinaryInsideWorkspace(t *testing.T) {
 
 	// The same tools run fine from outside: the system's programs are not
 	// affected.
-	k, err := kernel.New(ws)
-	require.NoError(t, err)
-	_, err = base.New(tool.Spec{Name: "list", Description: "d", Command: "ls"}, k)
+	_, err = base.New(tool.Spec{Name: "list", Description: "d", Command: "ls"}, kerneltest.In(t, ws))
 	assert.NoError(t, err)
 }
 

@@ -22,12 +22,12 @@ func WithExec(binaries ...string) Option {
 }
 
 // addExec builds ExecTool on the preset's kernel and deny list, when binaries
-// are granted.
-func (p *Preset) addExec(binaries []string) error {
+// are granted, with the network hosts of WithExecHosts.
+func (p *Preset) addExec(binaries, hosts []string) error {
 	if len(binaries) == 0 || !p.selected("exec") {
 		return nil
 	}
-	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(base.DenyList(p.deny)))
+	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(base.DenyList(p.deny)), exec.WithHosts(hosts...))
 	if err != nil {
 		return err
 	}

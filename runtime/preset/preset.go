@@ -42,6 +42,7 @@ type config struct {
 	toolsInWorkspace bool
 	confine          *confinement // sandbox.go
 	exec             []string     // exec.go
+	egress           egressConfig // egress.go
 }
 
 type namedFactory struct {
@@ -167,6 +168,10 @@ func New(opts ...Option) (*Preset, error) {
 	if err != nil {
 		return nil, err
 	}
+	kopts = c.egress.kernelOptions(kopts) // egress.go
+	if err := c.egress.checkExecHosts(c.exec); err != nil {
+		return nil, err
+	}
 	// What the kernel must force on each program it runs (git's
 	// configuration, curl's .curlrc …) comes from package programs.
 	kopts = append(kopts, kernel.WithPrograms(programs.Hook{}))
@@ -198,7 +203,7 @@ func New(opts ...Option) (*Preset, error) {
 			return nil, err
 		}
 	}
-	if err := p.addExec(c.exec); err != nil { // exec.go
+	if err := p.addExec(c.exec, c.egress.execHosts); err != nil { // exec.go
 		return nil, err
 	}
 	if err := p.loadDescriptors(c.tools, c.toolsInWorkspace); err != nil { // last: every other tool is known by now

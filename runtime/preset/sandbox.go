@@ -14,8 +14,9 @@ type confinement struct {
 // tools start (package sandbox, Linux Landlock): each may read the workspace
 // and the system files programs need, write only inside the workspace and
 // only when its Spec says it writes, use the network only when its Spec says
-// so, and execute only its own program. ExecTool's commands get the least:
-// read only, no network. mode says what happens where Landlock cannot
+// so (only the hosts it names, through the egress proxy, when it names
+// them: egress.go), and execute only its own program. ExecTool's commands
+// get the least: read only, no network (or the hosts of WithExecHosts). mode says what happens where Landlock cannot
 // enforce that (sandbox.Strict: the call is refused; sandbox.BestEffort: it
 // runs with a warning in its result; sandbox.Off: no confinement). Without
 // this option the kernel's default applies: sandbox.BestEffort. New fails

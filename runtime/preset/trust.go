@@ -2,8 +2,8 @@ package preset
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
+
+	"github.com/nanogpt/toolgen/internal/within"
 )
 
 // A repository's own descriptors are not tools. The agent works inside a
@@ -57,16 +57,8 @@ func (p *Preset) refusal(dir string, allowed bool) string {
 }
 
 // inWorkspace reports whether dir, symlinks resolved, lies inside the
-// workspace. A directory that cannot be resolved counts as inside.
+// workspace; a directory that does not exist yet is judged by where it
+// would be created (within.Resolved).
 func (p *Preset) inWorkspace(dir string) bool {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = dir
-	}
-	real, err = filepath.Abs(real)
-	if err != nil {
-		return true
-	}
-	rel, err := filepath.Rel(p.Kernel.Workspace(), real)
-	return err != nil || rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+	return within.Resolved(p.Kernel.Workspace(), dir)
 }

@@ -160,6 +160,5 @@
 // Applying a policy costs one landlock_create_ruleset and
 // landlock_restrict_self per spawner thread (per program and policy), once;
 // a confined command then costs what an unconfined one does (see
-// BenchmarkKernelRunTrueConfined in package kernel and README's
-// Performance section).
+// BenchmarkKernelRunTrueConfined in package kernel and docs/performance.md).
 package sandbox

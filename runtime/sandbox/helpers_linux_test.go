@@ -44,6 +44,20 @@ func denied(t *testing.T, k *kernel.Kernel, argv ...string) kernel.Result {
 	return res
 }
 
+// unreachable runs argv on k and checks that it failed to reach what it
+// tried: denied (Landlock), or not there at all (the call's own network
+// namespace, where the host's listeners do not exist).
+func unreachable(t *testing.T, k *kernel.Kernel, argv ...string) kernel.Result {
+	t.Helper()
+	res := run(t, k, argv...)
+	out := strings.ToLower(res.Output)
+	if res.ExitCode == 0 || !(strings.Contains(out, "permission denied") || strings.Contains(out, "operation not permitted") ||
+		strings.Contains(out, "connection refused") || strings.Contains(out, "network is unreachable")) {
+		t.Errorf("%q: want it unreachable; got\n%s", argv, res.Text())
+	}
+	return res
+}
+
 // write creates name (and its directories) under dir.
 func write(t testing.TB, dir, name, content string) string {
 	t.Helper()

@@ -120,6 +120,10 @@ func (p Policy) rules(abi int) ([]landlock.Rule, error) {
 		}
 	}
 	r.required(ws, p.Workspace)
+	if p.ProxyPort != 0 && !p.Network && abi >= abiNetwork {
+		// The shim binds it, the command connects to it (see kernel).
+		r.rules = append(r.rules, landlock.ConnectTCP(p.ProxyPort), landlock.BindTCP(p.ProxyPort))
+	}
 	return r.rules, r.err
 }
 

@@ -36,6 +36,15 @@ func NoExecWorkspace(dir string) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("sandbox: noexec workspace: unshare(CLONE_NEWNS): %w", err)
 	}
+	return NoExecMounts(dir)
+}
+
+// NoExecMounts is NoExecWorkspace for a caller already in a mount namespace
+// of its own (a process started with CLONE_NEWNS, inside a user namespace
+// where it holds CAP_SYS_ADMIN): it makes the namespace a slave of its
+// parent and mounts dir (absolute) and every mount below it noexec, nosuid
+// and nodev, keeping their other flags.
+func NoExecMounts(dir string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("sandbox: noexec workspace: make / a slave: %w", err)
 	}

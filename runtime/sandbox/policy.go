@@ -32,6 +32,10 @@ type Policy struct {
 	// bind are denied (and, where the kernel can, UDP, connecting to Unix
 	// sockets of processes outside the sandbox).
 	Network bool
+	// ProxyPort, when not 0 and Network is false, is the one TCP port the
+	// command may connect to: its egress proxy, listening on the loopback
+	// of the call's own network namespace, where nothing else listens.
+	ProxyPort uint16
 	// Read are more files and directories the command may read (absolute).
 	Read []string
 	// Exec are the only files (and directories of files) the command and

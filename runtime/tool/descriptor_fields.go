@@ -16,6 +16,51 @@ var topFields = []string{"$schema", "$comment", "name", "description", "command"
 // argFields are the fields of a slot object.
 var argFields = []string{"type", "description", "required", "default", "enum", "pattern"}
 
+// networkFields are the fields of a "network" object.
+var networkFields = []string{"hosts"}
+
+// network decodes "network": true, false or {"hosts": ["host:port", ...]}.
+// Each entry's form is package validate's to check (its position is kept
+// as network.hosts.N); here it must be a string, and the list non-empty.
+func (d *specDecoder) network(field string) (bool, []string, error) {
+	off := d.next()
+	if off >= int64(len(d.data)) || d.data[off] != '{' {
+		tok, off, err := d.token(field)
+		if err != nil {
+			return false, nil, err
+		}
+		d.mark(field, off)
+		if b, ok := tok.(bool); ok {
+			return b, nil, nil
+		}
+		d.report(d.errAt(off, field, `network must be true, false or {"hosts": ["host:port", ...]}, found %s`, kind(tok)))
+		return false, nil, d.skipRest(field, tok)
+	}
+	d.mark(field, off)
+	hosts := []string{}
+	found, before := false, len(d.problems)
+	err := d.object(field, "network", func(key string, off int64) error {
+		f := field + "." + key
+		d.mark(f, off)
+		if key != "hosts" {
+			return d.unknown(off, field, key, networkFields)
+		}
+		found = true
+		return d.array(f, f, func(i int) error {
+			v, err := d.str(f + "." + itoa(i))
+			hosts = append(hosts, v)
+			return err
+		})
+	})
+	if err != nil {
+		return false, nil, err
+	}
+	if len(d.problems) == before && (!found || len(hosts) == 0) {
+		d.report(d.errAt(off, field, `network {} names no host: list them, {"hosts": ["api.github.com:443"]}, or write false`))
+	}
+	return false, hosts, nil
+}
+
 // exampleFields are the fields of an example object.
 var exampleFields = []string{"args", "argv", "rejects"}
 
@@ -58,7 +103,7 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 	case "writes":
 		s.Writes, err = d.boolean(key)
 	case "network":
-		s.Network, err = d.boolean(key)
+		s.Network, s.Hosts, err = d.network(key)
 	case "arguments":
 		err = d.object(key, "arguments", func(name string, off int64) error {
 			a, err := d.arg(name, off)

@@ -11,7 +11,9 @@ import (
 // writes it) of s with its fields in a fixed order: name, description,
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
-// there is none — and pattern), writes, network. Examples are left out: they
+// there is none — and pattern), writes, network, then hosts (in order) when
+// there are any: a Spec without hosts keeps the digest it had before hosts
+// existed. Examples are left out: they
 // document a tool without changing what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
@@ -27,6 +29,7 @@ func Digest(s Spec) string {
 		Arguments:   make([]canonicalArg, len(s.Args)),
 		Writes:      s.Writes,
 		Network:     s.Network,
+		Hosts:       s.Hosts,
 	}
 	for i, a := range s.Args {
 		ca := canonicalArg{
@@ -59,6 +62,7 @@ type canonicalSpec struct {
 	Arguments   []canonicalArg `json:"arguments"`
 	Writes      bool           `json:"writes"`
 	Network     bool           `json:"network"`
+	Hosts       []string       `json:"hosts,omitempty"`
 }
 
 type canonicalArg struct {

@@ -34,6 +34,10 @@ func TestDigestStable(t *testing.T) {
 	if tool.Digest(s) != want {
 		t.Error("an empty enum and no enum differ")
 	}
+	s.Hosts = []string{} // no hosts: the digest of before hosts existed
+	if tool.Digest(s) != want {
+		t.Error("an empty host list changed the digest")
+	}
 }
 
 func TestDigestDecodedMatchesLiteral(t *testing.T) {
@@ -60,6 +64,9 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		"command":            func(s *tool.Spec) { s.Command = "grep -rni {pattern} {path}" },
 		"writes":             func(s *tool.Spec) { s.Writes = true },
 		"network":            func(s *tool.Spec) { s.Network = true },
+		"hosts":              func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443"} },
+		"hosts more":         func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443", "github.com:443"} },
+		"hosts order":        func(s *tool.Spec) { s.Hosts = []string{"github.com:443", "api.github.com:443"} },
 		"argument order":     func(s *tool.Spec) { s.Args[0], s.Args[1] = s.Args[1], s.Args[0] },
 		"argument removed":   func(s *tool.Spec) { s.Args = s.Args[:1] },
 		"argument name":      func(s *tool.Spec) { s.Args[0].Name = "pat" },

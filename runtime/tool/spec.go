@@ -42,9 +42,17 @@ type Spec struct {
 	// Writes declares that the command writes inside the workspace. The zero
 	// value means it only reads; confinement (where available) enforces it.
 	Writes bool
-	// Network declares that the command needs network access. The zero value
-	// means none; confinement (where available) enforces it.
+	// Network declares that the command needs network access to every host
+	// (the descriptor's "network": true). The zero value means none;
+	// confinement (where available) enforces it. Prefer Hosts.
 	Network bool
+	// Hosts, when not empty, is the only network the command gets: the
+	// host:port entries it may reach ("network": {"hosts": [...]}), through
+	// an egress proxy that resolves names itself (package egress: entries
+	// are api.github.com:443, *.example.org:443, 10.0.0.5:443, [::1]:80,
+	// localhost:8080). It excludes Network (613 when both are set). The
+	// zero value means none.
+	Hosts []string
 	// Examples are calls with their expected outcome, checked by toolgen check
 	// and compiled into tests by toolgen generate. Optional.
 	Examples []Example

@@ -1,12 +1,16 @@
-package exec
+package programs
 
 import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/nanogpt/toolgen/internal/validate"
 )
+
+// The ExecTool's reading of a command line (defence 4, package
+// runtime/exec): the words after the binary are read the way the program
+// reads them (its Grammar) and every option, word and subcommand its rows
+// refuse is refused, in every spelling the program accepts; then its Check
+// looks at what rows cannot express.
 
 // Defence 4: the arguments of a granted binary are read the way the binary
 // reads them (its option grammar, from the flag table) and every option,
@@ -22,19 +26,96 @@ import (
 // a "--" right after an unknown option is not taken as the end of the
 // options, as it may be that option's value.
 
-// optionStyle says how a binary reads its options.
-type optionStyle int
+// Refusal is the ExecTool's "no" to a command line: which word (0 is the
+// binary) and why.
+type Refusal struct {
+	Word   int
+	Reason string
+}
 
-const (
-	// styleGetopt is GNU getopt_long: short options combine ("-ni"), a short
-	// option's value may be attached ("-efoo") or the next word, long options
-	// take "--opt=value" or "--opt value", options may follow operands, and
-	// "--" ends the options.
-	styleGetopt optionStyle = iota
-	// styleGoFlag is Go's flag package: "-name" or "--name", "=value" or the
-	// next word, no combining.
-	styleGoFlag
-)
+func refuse(w int, format string, args ...any) *Refusal {
+	return &Refusal{Word: w, Reason: fmt.Sprintf(format, args...)}
+}
+
+// word is one word of a command line, as the program receives it.
+type word struct{ text string }
+
+// ReadCommand reads words (the command line after quote removal; words[0] is the
+// binary) as p reads them, for the ExecTool: name is the name p matched
+// (the granted name, or that of the file it resolves to), path the
+// resolved binary, workspace the workspace root, and outside says why a
+// value names no place inside the workspace ("" when it does; nil: not
+// checked), for the options whose value must stay inside. nil when the
+// ExecTool refuses nothing of p.
+func (p *Program) ReadCommand(words []string, name, path, workspace string, outside func(v string) string) *Command {
+	r := p.rules()
+	if r == nil {
+		return nil
+	}
+	c := &Command{name: name, path: path, rules: r, ws: workspace, outside: outside}
+	for _, w := range words {
+		c.words = append(c.words, word{text: w})
+	}
+	c.read()
+	return c
+}
+
+// Refusal applies p's rows (the leftmost refused word is reported), then
+// its Check; nil when nothing is refused. A program refused whatever its
+// arguments (Refuse) is refused at word 0.
+func (c *Command) Refusal() *Refusal {
+	if c.rules.Refuse != "" {
+		return refuse(0, "%s is refused whatever its arguments: %s", c.name, c.rules.Refuse)
+	}
+	if r := c.checkRows(); r != nil {
+		return r
+	}
+	if c.rules.Check != nil {
+		return c.rules.Check(c)
+	}
+	return nil
+}
+
+// Entry returns the first name of the program c was read for.
+func (c *Command) Entry() string { return c.rules.Names[0] }
+
+// Reading is how one word (or a letter of a combined word) was read.
+type Reading struct {
+	Word int    // the word's index
+	What string // "option -n with value \"5\"", "operand", "subcommand" …
+}
+
+// Readings returns how c read each word, in order.
+func (c *Command) Readings() []Reading {
+	var out []Reading
+	for _, t := range c.tokens {
+		what := t.kind.String()
+		if t.kind == tokOption {
+			what = "option " + t.name
+			if t.hasValue {
+				what += fmt.Sprintf(" with value %q", t.value)
+			}
+		}
+		out = append(out, Reading{Word: t.word, What: what})
+	}
+	return out
+}
+
+// Attached returns, per word, the option values attached to their option
+// in that word ("-i.bak", "--file=x").
+func (c *Command) Attached() map[int][]string {
+	out := map[int][]string{}
+	for _, t := range c.tokens {
+		if t.kind == tokOption && t.inWord {
+			out[t.word] = append(out[t.word], t.value)
+		}
+	}
+	return out
+}
+
+// Script reports whether word i is a program in the binary's own language
+// that a Check read (a sed script, an awk program): not a path.
+func (c *Command) Script(i int) bool { return c.scripts[i] }
 
 // tokKind classifies a word (or a letter of a combined word) of the command.
 type tokKind int
@@ -56,7 +137,7 @@ type token struct {
 	word     int     // index of the word it comes from
 	kind     tokKind //
 	name     string  // options: "-x", or "--long" with an abbreviation resolved when unambiguous
-	long     bool    // a long option ("--long", or "-long" for styleGoFlag)
+	long     bool    // a long option ("--long", or "-long" for GoFlag)
 	written  string  // options: the name as written ("--in-pl")
 	value    string  // options: the value, attached or the next word
 	hasValue bool    // options: a value was given
@@ -64,16 +145,20 @@ type token struct {
 	sub      bool    // the token follows the subcommand
 }
 
-// cmdline is a command being read for defence 4.
-type cmdline struct {
+// Command is an ExecTool command line read with one program's grammar, for
+// the ExecTool's defence 4 (Program.Read).
+type Command struct {
 	words  []word
 	name   string // the binary name the rules matched
 	path   string // the resolved binary
-	rules  *binaryRules
+	rules  *execRules
 	tokens []token
 	sub    string // the subcommand, "" when none
 	subAt  int    // index of the subcommand word, 0 when none
 	ws     string // workspace root
+	// outside says why a value names no place inside the workspace ("" when
+	// it does), for the Confine rows; nil: not checked.
+	outside func(v string) string
 	// scripts are the words a Check read as a program in the binary's own
 	// language (sed scripts, awk programs); defence 5 does not read them as
 	// paths ("/foo/p" is an address, not a file).
@@ -81,7 +166,7 @@ type cmdline struct {
 }
 
 // script marks word i as a program checked by a Check.
-func (c *cmdline) script(i int) {
+func (c *Command) script(i int) {
 	if c.scripts == nil {
 		c.scripts = map[int]bool{}
 	}
@@ -89,7 +174,7 @@ func (c *cmdline) script(i int) {
 }
 
 // arg returns the text of word i.
-func (c *cmdline) arg(i int) string { return c.words[i].text }
+func (c *Command) arg(i int) string { return c.words[i].text }
 
 // grammar is what a scanner needs to know about options.
 type grammar struct {
@@ -142,9 +227,9 @@ func (g *grammar) resolveLong(written string) (name string, takesArg, ok bool) {
 
 // scanner reads words into tokens.
 type scanner struct {
-	c       *cmdline
+	c       *Command
 	g       grammar
-	style   optionStyle
+	style   Style
 	certain bool // the previous word cannot have taken the next as its value
 	ended   bool // "--" ended the options
 	sub     bool // scanning after the subcommand
@@ -166,7 +251,7 @@ func (s *scanner) scan(i int, stopAtOperand bool) int {
 			s.add(token{word: i, kind: tokEnd})
 			s.ended = s.certain
 			s.certain = true
-		case s.style == styleGoFlag && len(w) > 1 && w[0] == '-':
+		case s.style == GoFlag && len(w) > 1 && w[0] == '-':
 			i = s.goFlag(i)
 		case strings.HasPrefix(w, "--"):
 			i = s.longOption(i)
@@ -270,7 +355,7 @@ func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
 }
 
 // read tokenises the command for rules r.
-func (c *cmdline) read() {
+func (c *Command) read() {
 	r := c.rules
 	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.Abbrev}
 	s := &scanner{c: c, g: top, style: r.Style, certain: true}
@@ -296,7 +381,7 @@ func (c *cmdline) read() {
 
 // checkRows applies the rows of the rules to the tokens.
 // The leftmost refused token is reported.
-func (c *cmdline) checkRows() *refusal {
+func (c *Command) checkRows() *Refusal {
 	rows := c.rules.Rows
 	for ri := range rows {
 		if row := &rows[ri]; row.wholeSub() && c.sub != "" && row.inSub(c.sub, true) {
@@ -320,7 +405,7 @@ func (c *cmdline) checkRows() *refusal {
 
 // appliesTo reports whether row governs token t: rows for the top level see
 // the tokens before the subcommand, the others those after it.
-func (row *flagRow) appliesTo(c *cmdline, t *token) bool {
+func (row *execRow) appliesTo(c *Command, t *token) bool {
 	if !c.rules.Subcommands {
 		return true
 	}
@@ -332,7 +417,7 @@ func (row *flagRow) appliesTo(c *cmdline, t *token) bool {
 
 // inSub reports whether the row is about subcommand sub; "*" counts unless
 // exact is set.
-func (row *flagRow) inSub(sub string, exact bool) bool {
+func (row *execRow) inSub(sub string, exact bool) bool {
 	if row.Sub == "*" {
 		return !exact
 	}
@@ -345,7 +430,7 @@ func (row *flagRow) inSub(sub string, exact bool) bool {
 }
 
 // checkToken applies one row to one token.
-func (c *cmdline) checkToken(row *flagRow, t *token) *refusal {
+func (c *Command) checkToken(row *execRow, t *token) *Refusal {
 	w := c.words[t.word]
 	for _, pat := range row.Words {
 		if matchWord(pat, w.text) {
@@ -358,10 +443,10 @@ func (c *cmdline) checkToken(row *flagRow, t *token) *refusal {
 	if c.matchOption(row.Short, row.Long, t) {
 		return refuse(t.word, "%s: option %s%s is refused: %s", c.name, t.written, where(t, w), row.Why)
 	}
-	if len(row.Confine) > 0 && c.matchConfine(row.Confine, t) && t.hasValue {
-		if _, err := validate.Path(Slot, t.value, c.ws); err != nil {
+	if len(row.Confine) > 0 && c.matchConfine(row.Confine, t) && t.hasValue && c.outside != nil {
+		if msg := c.outside(t.value); msg != "" {
 			return refuse(t.word, "%s: option %s%s must name a place inside the workspace: %s; %s",
-				c.name, t.written, where(t, w), err.Msg, row.Why)
+				c.name, t.written, where(t, w), msg, row.Why)
 		}
 	}
 	return nil
@@ -388,9 +473,9 @@ func matchWord(pat, w string) bool {
 
 // matchOption reports whether option token t is one of the short letters or
 // long names (without dashes; a trailing '*' is a stem).
-func (c *cmdline) matchOption(short string, long []string, t *token) bool {
+func (c *Command) matchOption(short string, long []string, t *token) bool {
 	switch c.rules.Style {
-	case styleGoFlag:
+	case GoFlag:
 		name := t.name[1:]
 		for _, l := range long {
 			if matchWord(l, name) {
@@ -398,7 +483,7 @@ func (c *cmdline) matchOption(short string, long []string, t *token) bool {
 			}
 		}
 		return len(name) == 1 && strings.Contains(short, name)
-	case styleGetopt: // read below
+	case Getopt: // read below
 	}
 	if !t.long {
 		r, _ := utf8.DecodeRuneInString(t.name[1:])
@@ -416,7 +501,7 @@ func (c *cmdline) matchOption(short string, long []string, t *token) bool {
 
 // matchLong matches one refused long option l against an option written as
 // written and resolved as resolved.
-func (c *cmdline) matchLong(l, written, resolved string) bool {
+func (c *Command) matchLong(l, written, resolved string) bool {
 	stem, isStem := strings.CutSuffix(l, "*")
 	switch {
 	case isStem && (strings.HasPrefix(written, stem) || strings.HasPrefix(resolved, stem)):
@@ -441,7 +526,7 @@ func (c *cmdline) matchLong(l, written, resolved string) bool {
 
 // matchConfine reports whether t is one of the confined options, given as
 // "-C" or "--git-dir".
-func (c *cmdline) matchConfine(confine []string, t *token) bool {
+func (c *Command) matchConfine(confine []string, t *token) bool {
 	var short string
 	var long []string
 	for _, o := range confine {
@@ -455,7 +540,7 @@ func (c *cmdline) matchConfine(confine []string, t *token) bool {
 }
 
 // operands returns the operand tokens, in order.
-func (c *cmdline) operands() []token {
+func (c *Command) operands() []token {
 	var out []token
 	for _, t := range c.tokens {
 		if t.kind == tokOperand {
@@ -467,12 +552,47 @@ func (c *cmdline) operands() []token {
 
 // options returns the option tokens that match the short letters or long
 // names, in order.
-func (c *cmdline) options(short string, long ...string) []token {
+func (c *Command) options(short string, long ...string) []token {
 	var out []token
 	for i := range c.tokens {
 		t := &c.tokens[i]
 		if t.kind == tokOption && c.matchOption(short, long, t) {
 			out = append(out, *t)
+		}
+	}
+	return out
+}
+
+// refuseRecursionFollowing refuses a recursive run (an option in rShort or
+// rLong) that is not also given one of the options that keep symlinks as
+// links (keepShort, keepLong, spelled keep in the message): walking a
+// directory of the workspace, the program would follow a symlink out of it.
+func refuseRecursionFollowing(c *Command, bin, rShort string, rLong []string, keepShort string, keepLong []string, keep string) *Refusal {
+	rec := c.options(rShort, rLong...)
+	if len(rec) == 0 || len(c.options(keepShort, keepLong...)) > 0 {
+		return nil
+	}
+	return refuse(rec[0].word, "%s: option %s is refused without %s: it follows symlinks while walking directories, "+
+		"and a symlink can lead out of the workspace; add %s to compare or store links as links", bin, rec[0].written, keep, keep)
+}
+
+// subOperands returns the operands after the subcommand.
+func (c *Command) subOperands() []token {
+	var out []token
+	for _, t := range c.operands() {
+		if t.sub {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// subOptions returns the options after the subcommand that match.
+func (c *Command) subOptions(short string, long ...string) []token {
+	var out []token
+	for _, t := range c.options(short, long...) {
+		if t.sub {
+			out = append(out, t)
 		}
 	}
 	return out

@@ -1,19 +1,16 @@
-package exec
+package programs
 
 import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/nanogpt/toolgen/internal/validate"
-	"github.com/nanogpt/toolgen/programs"
 )
 
-// binaryRules is defence 4's view of one program of package programs (a
+// execRules is defence 4's view of one program of package programs (a
 // binary, or a family of binaries that read their arguments alike): how it
 // reads its options (the program's one Grammar), and the rows of what it
 // may not be given (its code options' ExecWhy, then its Rows).
-type binaryRules struct {
+type execRules struct {
 	// Names are the binaries the entry covers, written like deny-list
 	// entries: "sed" also covers "sed4.9"; "python*" covers every name that
 	// begins with "python". A granted name is looked up, and so is the name
@@ -30,7 +27,7 @@ type binaryRules struct {
 	// that take a value; Long are the other long options the binary knows,
 	// listed where an exact match must beat an abbreviation ("--checkpoint"
 	// is not an abbreviation of "--checkpoint-action").
-	Style      optionStyle
+	Style      Style
 	Abbrev     bool // long options may be abbreviated to a unique prefix
 	ArgShort   string
 	OptShort   string
@@ -47,27 +44,20 @@ type binaryRules struct {
 	// SubArgs are the options that take a value, per subcommand, where a
 	// Check must know them ("git config --file --get a b" sets a in the
 	// file "--get").
-	SubArgs map[string]subArgs
+	SubArgs map[string]SubArgs
 
 	// Rows are the refused options, words and subcommands.
-	Rows []flagRow
+	Rows []execRow
 	// Check, when set, looks at what rows cannot express: scripts given as
 	// operands (sed, awk), read-only forms (git config), operand syntax
 	// (tar's host:file). It runs after the rows.
-	Check func(c *cmdline) *refusal
+	Check func(c *Command) *Refusal
 
-	match validate.DenyList // Names, as a matcher
-	known []string          // Long, ArgLong and every refused long option
+	known []string // Long, ArgLong and every refused long option
 }
 
-// subArgs lists a subcommand's options that take a value.
-type subArgs struct {
-	Short string
-	Long  []string
-}
-
-// flagRow is one row of the flag table: spellings refused for one reason.
-type flagRow struct {
+// execRow is one row of the flag table: spellings refused for one reason.
+type execRow struct {
 	// Sub is where the row applies for a binary with subcommands: "" before
 	// the subcommand, "*" after any subcommand, or a space-separated list of
 	// subcommands. A row with Sub set and nothing else refuses those
@@ -92,111 +82,102 @@ type flagRow struct {
 }
 
 // wholeSub reports whether the row refuses subcommands themselves.
-func (row *flagRow) wholeSub() bool {
+func (row *execRow) wholeSub() bool {
 	return row.Sub != "" && row.Sub != "*" && row.Short == "" && len(row.Long) == 0 &&
 		len(row.Words) == 0 && len(row.Confine) == 0
 }
 
-// checks are the Check functions of the programs that have one, by the
-// program's first name: what rows cannot express.
-var checks = map[string]func(c *cmdline) *refusal{
-	"awk":   checkAwk,
-	"sed":   checkSed,
-	"git":   checkGit,
-	"tar":   checkTar,
-	"zip":   checkZipRecursion,
-	"diff":  checkDiff,
-	"socat": checkSocat,
-	"make":  checkMake,
-	"go":    checkGo,
-	"vi":    checkVim,
-	"nmap":  checkNmap,
-}
-
-// flagTable is defence 4's data: one entry per program of package programs
-// that the ExecTool refuses something of, made by prepareTable.
-// TestFlagTableRows attacks every row in every spelling.
-var flagTable []*binaryRules
-
-// fromProgram returns p's entry, or nil when the ExecTool refuses nothing
+// fromProgram returns p's rules, or nil when the ExecTool refuses nothing
 // of p.
-func fromProgram(p *programs.Program) *binaryRules {
+func fromProgram(p *Program) *execRules {
 	g := p.Grammar
-	r := &binaryRules{Names: p.Names, Refuse: p.Refuse, Style: optionStyle(g.Style), Abbrev: g.Abbrev,
+	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
-		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: checks[p.Name()]}
-	if len(g.SubArgs) > 0 {
-		r.SubArgs = map[string]subArgs{}
-		for sub, a := range g.SubArgs {
-			r.SubArgs[sub] = subArgs{Short: a.Short, Long: a.Long}
-		}
-	}
+		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check}
+	r.SubArgs = g.SubArgs // read only
 	for _, o := range p.Code {
 		if o.ExecWhy == "" {
 			continue
 		}
 		var words []string
 		for _, w := range o.Words {
-			if o.Kind != programs.CodeCommand {
+			if o.Kind != CodeCommand {
 				w += "*" // the value may be attached: -TTcmd, -TT=cmd
 			}
 			words = append(words, w)
 		}
-		r.Rows = append(r.Rows, flagRow{Sub: o.Sub, Short: o.Short, Long: o.Long, Words: words, Why: o.ExecWhy})
+		r.Rows = append(r.Rows, execRow{Sub: o.Sub, Short: o.Short, Long: o.Long, Words: words, Why: o.ExecWhy})
 	}
 	for _, row := range p.Rows {
-		r.Rows = append(r.Rows, flagRow{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why})
+		r.Rows = append(r.Rows, execRow{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why})
 	}
 	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
 		return nil
 	}
+	for i := range r.Rows {
+		r.Rows[i].subs = strings.Fields(r.Rows[i].Sub)
+	}
+	known := append(slices.Clone(r.Long), r.ArgLong...)
+	for _, row := range r.Rows {
+		for _, l := range row.Long {
+			if !strings.HasSuffix(l, "*") {
+				known = append(known, l)
+			}
+		}
+	}
+	slices.Sort(known)
+	r.known = slices.Compact(known)
 	return r
 }
 
-// prepareTable derives each entry's matcher, subcommand lists and known
-// long options, once, on first use: a toolgen that grants no exec (most
-// calls) does not pay for it at start-up.
-var prepareTable = sync.OnceFunc(func() {
-	for _, p := range programs.All() {
-		if r := fromProgram(p); r != nil {
-			flagTable = append(flagTable, r)
-		}
-	}
-	for _, r := range flagTable {
-		r.match = validate.NewDenyList(r.Names...)
-		for i := range r.Rows {
-			r.Rows[i].subs = strings.Fields(r.Rows[i].Sub)
-		}
-		known := append(slices.Clone(r.Long), r.ArgLong...)
-		for _, row := range r.Rows {
-			for _, l := range row.Long {
-				if !strings.HasSuffix(l, "*") {
-					known = append(known, l)
-				}
-			}
-		}
-		slices.Sort(known)
-		r.known = slices.Compact(known)
+// prepareExec derives each program's rules once, on first use: a toolgen
+// that grants no exec (most calls) does not pay for it at start-up.
+var prepareExec = sync.OnceFunc(func() {
+	prepare()
+	for _, p := range registry {
+		p.exec = fromProgram(p)
 	}
 })
 
-// rulesCache maps a binary name to its entry (nil for none). Names come
-// from grants and the files they resolve to, so it stays small.
-var rulesCache sync.Map // string → *binaryRules
+// rules returns p's rules, or nil.
+func (p *Program) rules() *execRules {
+	prepareExec()
+	return p.exec
+}
 
-// rulesFor returns the flag table's entry for a binary name, or nil.
-func rulesFor(name string) *binaryRules {
-	prepareTable()
-	if r, ok := rulesCache.Load(name); ok {
-		return r.(*binaryRules)
+// ExecRefuses reports whether the ExecTool refuses anything of p: p
+// whole (Refuse), an option, word or subcommand (ExecRows), or what its
+// Check finds.
+func (p *Program) ExecRefuses() bool { return p.rules() != nil }
+
+// ExecRows returns the ExecTool's rows for p, in the order they are
+// applied: its code options that have an ExecWhy, then its Rows. The
+// slice is the caller's.
+func (p *Program) ExecRows() []Row {
+	r := p.rules()
+	if r == nil {
+		return nil
 	}
-	var found *binaryRules
-	for _, r := range flagTable {
-		if _, ok := r.match.Match(name); ok {
-			found = r
-			break
-		}
+	out := make([]Row, len(r.Rows))
+	for i, row := range r.Rows {
+		out[i] = Row{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why}
 	}
-	rulesCache.Store(name, found)
-	return found
+	return out
+}
+
+// KnownLong returns every long option p is known to have (Long, ArgLong
+// and every refused one), sorted: an abbreviation that is exactly one of
+// them is that option, not a prefix of another.
+func (p *Program) KnownLong() []string {
+	if r := p.rules(); r != nil {
+		return slices.Clone(r.known)
+	}
+	return nil
+}
+
+// WholeSub reports whether the row refuses subcommands themselves (Sub
+// set, and no option, word or confined option).
+func (row Row) WholeSub() bool {
+	return row.Sub != "" && row.Sub != "*" && row.Short == "" && len(row.Long) == 0 &&
+		len(row.Words) == 0 && len(row.Confine) == 0
 }
