@@ -119,7 +119,7 @@ func TestRunnersVerdicts(t *testing.T) {
 					p = Lookup(real) // pager: the Debian alternative resolves to less
 				}
 			}
-			if p == nil || (p.Refuse == "" && len(p.Code) == 0 && len(p.Rows) == 0 && len(p.Commands) == 0 && !p.Sed) {
+			if p == nil || (p.Refuse == "" && len(p.Code) == 0 && len(p.Rows) == 0 && len(p.Commands) == 0 && p.Script == nil && p.Check == nil) {
 				t.Errorf("runners.md:%d: %q is left to its grammar, but no program of the registry refuses anything of it", v.line, v.name)
 			}
 		case v.verdict == "harmless":
