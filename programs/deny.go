@@ -137,7 +137,7 @@ func DefaultDenyList() DenyList { return defaultDenyList() }
 
 // defaultDenyList is built once, on first use: a DenyList is immutable, so
 // sharing it is safe, and validating a Spec does not rebuild it.
-var defaultDenyList = sync.OnceValue(func() DenyList { return NewDenyList(defaultDenied...) })
+var defaultDenyList = sync.OnceValue(func() DenyList { return NewDenyList(defaultDenied...).With(runnerEntries()...) })
 
 // NewDenyList returns a deny list of exactly entries.
 func NewDenyList(entries ...string) DenyList { return DenyList{}.With(entries...) }
