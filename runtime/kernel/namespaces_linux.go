@@ -105,25 +105,31 @@ func sysProcAttr(state int32, chroot string, noNet, shim bool) *syscall.SysProcA
 
 // writeIDMaps maps the uid and gid of this process to themselves in the
 // user namespace of process pid (setgroups denied, as an unprivileged
-// mapping requires). It runs on a goroutine of its own, hence on a thread
-// that Landlock does not restrict, and waits for it.
-func writeIDMaps(pid int) error {
+// mapping requires). From a restricted (Landlock) spawner thread it runs
+// on a goroutine of its own, hence on a thread that Landlock does not
+// restrict, and waits for it; from an unrestricted one it writes at once.
+func writeIDMaps(pid int, restricted bool) error {
+	if !restricted {
+		return writeIDMapsNow(pid)
+	}
 	done := make(chan error, 1)
-	go func() {
-		dir := "/proc/" + strconv.Itoa(pid) + "/"
-		for _, w := range []struct{ file, data string }{
-			{"uid_map", fmt.Sprintf("%d %d 1\n", os.Geteuid(), os.Geteuid())},
-			{"setgroups", "deny"},
-			{"gid_map", fmt.Sprintf("%d %d 1\n", os.Getegid(), os.Getegid())},
-		} {
-			if err := writeProcFile(dir+w.file, w.data); err != nil {
-				done <- fmt.Errorf("user namespace maps: %w", err)
-				return
-			}
-		}
-		done <- nil
-	}()
+	go func() { done <- writeIDMapsNow(pid) }()
 	return <-done
+}
+
+// writeIDMapsNow writes pid's maps from the calling thread.
+func writeIDMapsNow(pid int) error {
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	for _, w := range []struct{ file, data string }{
+		{"uid_map", fmt.Sprintf("%d %d 1\n", os.Geteuid(), os.Geteuid())},
+		{"setgroups", "deny"},
+		{"gid_map", fmt.Sprintf("%d %d 1\n", os.Getegid(), os.Getegid())},
+	} {
+		if err := writeProcFile(dir+w.file, w.data); err != nil {
+			return fmt.Errorf("user namespace maps: %w", err)
+		}
+	}
+	return nil
 }
 
 func writeProcFile(path, data string) error {

@@ -85,7 +85,12 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 	setup := func(pid int, state int32) error {
 		c.hostRSS = selfPeakRSS()
 		if state == nsUserPID {
-			if err := writeIDMaps(pid); err != nil {
+			// Stopped after its execve, the leader gets its ids mapped
+			// before it runs. Where tracing is refused it is already
+			// running and may have exited: the maps only make its ids
+			// read as the user's (unmapped, they read as the overflow
+			// id and grant nothing), so a failure there is no error.
+			if err := writeIDMaps(pid, d.Apply); err != nil && !noPtrace.Load() {
 				return err
 			}
 		}
