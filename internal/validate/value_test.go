@@ -3,6 +3,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"github.com/nanogpt/toolgen/internal/escape"
 	"strings"
 	"testing"
 	"unicode"
@@ -388,7 +389,8 @@ func specRejects(s string) bool {
 	for _, r := range s {
 		switch {
 		case r < 0x20, r >= 0x7f && r <= 0x9f, strings.ContainsRune(operators, r),
-			unicode.Is(unicode.White_Space, r), unicode.Is(unicode.Cf, r):
+			unicode.Is(unicode.White_Space, r), unicode.Is(unicode.Cf, r),
+			escape.DefaultIgnorable(r): // invisible to a reviewer too (issue 22)
 			return true
 		}
 	}
