@@ -34,9 +34,7 @@ func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
 	}
 	chroot := d.Apply && s.holder.chroot() != ""
 	state, why := nsCurrent()
-	g := guarantees(state, why, s, chroot, d.Apply, k.limits)
-	g.network(state, why, k)
-	return g
+	return k.guarantees(state, why, s, chroot, d.Apply)
 }
 
 // nsTried is set once a start asked for the call namespaces and got them.
@@ -65,10 +63,17 @@ func (k *Kernel) trialStart(s *spawner, path string, d sandbox.Decision) {
 	}
 }
 
-// guarantees says what a call started under state (why: the refusal when
-// nsNone) through s gets; chroot reports that it takes the noexec holder's
-// root, apply that it is confined.
-func guarantees(state int32, why error, s *spawner, chroot, apply bool, l Limits) Guarantees {
+// guarantees says what a call of k started under state (why: the refusal
+// when nsNone) through s gets; chroot reports that it takes the noexec
+// holder's root, apply that it is confined.
+func (k *Kernel) guarantees(state int32, why error, s *spawner, chroot, apply bool) Guarantees {
+	g := processGuarantees(state, why, s, chroot, apply, k.limits)
+	g.network(state, why, k)
+	return g
+}
+
+// processGuarantees is guarantees but the network.
+func processGuarantees(state int32, why error, s *spawner, chroot, apply bool, l Limits) Guarantees {
 	g := Guarantees{Descendants: descendantControl(state)}
 	if state == nsNone {
 		g.Missing = append(g.Missing, fmt.Sprintf("a PID namespace (%v): a descendant that calls setsid can outlive the call", why))
@@ -107,12 +112,10 @@ func noProcessCap(state int32) string {
 // mounted noexec, "" when it does.
 func noexecWhy(state int32, s *spawner, chroot bool) string {
 	switch {
-	case os.Geteuid() == 0 && s.noexec != nil:
-		return s.noexec.Error()
-	case os.Geteuid() == 0:
-		return ""
 	case s.noexec != nil:
 		return s.noexec.Error()
+	case os.Geteuid() == 0:
+		return "" // the spawner's own mount namespace
 	case state != nsUserPID:
 		return "no user namespace for the call"
 	case s.holder == nil:

@@ -57,8 +57,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		chroot = s.holder.chroot()
 	}
 	state, why := nsCurrent()
-	g := guarantees(state, why, s, chroot != "", d.Apply, k.limits)
-	g.network(state, why, k)
+	g := k.guarantees(state, why, s, chroot != "", d.Apply)
 	if k.mode == sandbox.Strict && len(g.Missing) > 0 {
 		c.done()
 		return nil, fmt.Errorf("kernel: not running %s: %s: %w", path, g.refusal(), ErrNotExecutable)
@@ -122,8 +121,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		nsTried.Store(true)
 	}
 	_, why = nsCurrent()
-	g = guarantees(l.state, why, s, l.chroot, d.Apply, k.limits)
-	g.network(l.state, why, k)
+	g = k.guarantees(l.state, why, s, l.chroot, d.Apply)
 	c.note = joinNotes(c.note, g.warning())
 	c.proc = l.proc
 	c.nproc = l.state == nsUserPID && k.limits.Processes > 0
