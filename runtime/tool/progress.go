@@ -1,0 +1,42 @@
+package tool
+
+import (
+	"context"
+	"time"
+)
+
+// Progress is what a running call has produced so far. A command tool
+// reports it to the function WithProgress put in the call's context while
+// the command runs longer than ProgressInterval, about once per interval.
+type Progress struct {
+	// Elapsed is the time since the command started.
+	Elapsed time.Duration
+	// Bytes is how many bytes of output the command has written so far
+	// (all of them, kept or not).
+	Bytes int64
+	// Lines is how many newline characters that output held.
+	Lines int64
+	// Tail is the last few lines of the output so far (valid UTF-8, at
+	// most a few hundred bytes), "" when there is none yet.
+	Tail string
+}
+
+// ProgressInterval is how often a running call reports its Progress, and
+// how long it runs before the first report.
+const ProgressInterval = time.Second
+
+type progressKey struct{}
+
+// WithProgress returns a copy of ctx whose calls report their Progress to
+// fn. fn is called from another goroutine than Call's, never concurrently
+// with itself for one call, and never after Call has returned; it must not
+// block for long. A nil fn removes the reporting.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// ProgressFunc returns the function WithProgress put in ctx, or nil.
+func ProgressFunc(ctx context.Context) func(Progress) {
+	fn, _ := ctx.Value(progressKey{}).(func(Progress))
+	return fn
+}
