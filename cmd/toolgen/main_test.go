@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +56,18 @@ func TestScript(t *testing.T) {
 			"listen":         listen,
 			"listenudp":      listenUDP,
 			"listenabstract": listenAbstract,
+			// envfrom VAR FILE RE sets $VAR to the first submatch of the
+			// regular expression RE in FILE (a head --verify printed).
+			"envfrom": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: envfrom VAR FILE RE")
+				}
+				m := regexp.MustCompile(args[2]).FindStringSubmatch(ts.ReadFile(args[1]))
+				if len(m) < 2 {
+					ts.Fatalf("envfrom: %s holds no match of %s", args[1], args[2])
+				}
+				ts.Setenv(args[0], m[1])
+			},
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
