@@ -28,6 +28,9 @@ type CommandToolBase struct {
 type slot struct {
 	arg        tool.Arg
 	startsWord bool
+	// respFiles: how the template's program reads response files, when
+	// the slot starts a word and it does (validate.ResponseFileValue).
+	respFiles string
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -66,8 +69,13 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	resp := validate.ResponseFiles(t.Binary())
 	for i, a := range spec.Args {
-		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
+		sl := slot{arg: a, startsWord: t.StartsWord(a.Name)}
+		if sl.startsWord {
+			sl.respFiles = resp
+		}
+		b.slots = append(b.slots, sl)
 		b.index[a.Name] = i
 	}
 	b.schema = Schema(&spec)
