@@ -17,7 +17,6 @@ var _ = register(&Program{
 		"x86_64-linux-gnu-lto-dump*", "x86_64-linux-gnu-gfortran*", "aarch64-linux-gnu-gcc*", "aarch64-linux-gnu-g++*",
 		"aarch64-linux-gnu-cpp*"},
 	ResponseFiles: respLibiberty,
-	Grammar:       Grammar{ArgShort: "BoxIDULlz"},
 	Code: []CodeOption{
 		{Words: []string{"-fplugin"}, Kind: CodeScriptFile,
 			Why: "names a compiler plugin, a shared library the compiler loads, whose code runs inside it", ExecWhy: "it loads the named shared library as a compiler plugin"},
@@ -41,7 +40,6 @@ var llvmPlugin = CodeOption{Words: []string{"-load-pass-plugin", "-load"}, Long:
 var _ = register(&Program{
 	Names:         []string{"clang*", "x86_64-linux-gnu-clang*"},
 	ResponseFiles: respLLVM,
-	Grammar:       Grammar{ArgShort: "BoxIDULlz"},
 	Code: []CodeOption{
 		{Words: []string{"-fplugin", "-fpass-plugin"}, Kind: CodeScriptFile,
 			Why: "names a compiler plugin, a shared library clang loads, whose code runs inside it", ExecWhy: "it loads the named shared library as a compiler plugin"},
