@@ -50,13 +50,19 @@ var _ = register(&Program{
 	},
 })
 
-// The LLVM tools: opt, llc and bugpoint load a plugin with -load; every
-// tool parses its command line with LLVM's cl library, which expands
-// response files. The versioned names Debian installs (llvm-nm-14, opt-14)
-// are matched as versions of these names.
+// The LLVM tools parse their command line with LLVM's cl library, which
+// expands response files. The versioned names Debian installs (llvm-nm-14,
+// opt-14) are matched as versions of these names.
 var _ = register(&Program{
-	Names: []string{"llvm-*", "opt", "llc", "lli", "bugpoint", "FileCheck", "dsymutil", "sancov", "sanstats", "obj2yaml",
-		"yaml2obj", "verify-uselistorder", "split-file", "ld.lld*", "lld*", "wasm-ld*"},
+	Names: []string{"llvm-*", "lli", "FileCheck", "dsymutil", "sancov", "sanstats", "obj2yaml", "yaml2obj",
+		"verify-uselistorder", "split-file", "ld.lld*", "lld*", "wasm-ld*"},
+	ResponseFiles: respLLVM,
+})
+
+// opt, llc and bugpoint load a plugin with -load (and opt with
+// -load-pass-plugin); deny.go denies them.
+var _ = register(&Program{
+	Names:         []string{"opt", "llc", "bugpoint"},
 	ResponseFiles: respLLVM,
 	Code:          []CodeOption{llvmPlugin},
 })

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# options-scan.sh OUT: the scan behind options.md (issue 28 items 2, 3, 6).
+# options-scan.sh OUT [probe]: the scan behind options.md (issue 28 items 2,
+# 3, 6); with "probe", only the last pass, over an OUT already collected.
 # For every executable in the directories of PATH_DIRS (default /usr/bin
 # /usr/sbin; /bin and /sbin are links to them on Debian 12) it collects the
 # man page (zcat of man{1,8}/NAME.*; for a versioned name with no page of
@@ -66,6 +67,16 @@ help() { # PATH: --help (or -h) output
 	done
 }
 
+probe() { # PATH: prints NAME when PATH expands @FILE
+	local p=$1 name=${1##*/} a b
+	a=$(asnobody "$p" "@$out/probe.rsp")
+	b=$(asnobody "$p" "@$out/missing.rsp")
+	if [ "$a" != "$b" ] && printf '%s\n' "$a" | grep -qiE 'version|[0-9]+\.[0-9]+'; then
+		echo "$name"
+	fi
+}
+
+if [ "${2:-}" != probe ]; then
 n=0 nman=0
 bins | sort -u > "$out/bins"
 while read -r p; do
@@ -100,22 +111,22 @@ env-loader	\bLD_(PRELOAD|AUDIT|LIBRARY_PATH)\b|[A-Z_]+_(PLUGIN|MODULE|ENGINE|PRO
 loads-code	\bload(s|ing|ed)? (a |the |an |any |each |every |all |additional |extra |external |user |custom |dynamic )*(module|library|libraries|plugin|plug-in|extension|engine|provider|shared|\.so)
 PHRASES
 
+fi
+
 # The probe: does NAME expand @FILE? (only names a phrase above did not
-# find, run as nobody like --help; a program that expands it prints its
-# version for @probe.rsp and something else for @missing.rsp.)
+# find, run as nobody like --help, four at a time; a program that expands
+# it prints its version for @probe.rsp and something else for
+# @missing.rsp.)
 printf -- '--version\n' > "$out/probe.rsp"
 chmod 644 "$out/probe.rsp"
 cat "$out/match/at-file" "$out/match/response-file" | sort -u > "$out/phrased"
-: > "$out/match/probe-version"
+export out
+export -f probe asnobody skip
 while read -r p; do
 	name=${p##*/}
-	grep -qx -- "$name" "$out/phrased" && continue
+	grep -qxF -- "$name" "$out/phrased" && continue
 	skip "$name" && continue
-	a=$(asnobody "$p" "@$out/probe.rsp")
-	b=$(asnobody "$p" "@$out/missing.rsp")
-	if [ "$a" != "$b" ] && printf '%s\n' "$a" | grep -qiE 'version|[0-9]+\.[0-9]+'; then
-		echo "$name" >> "$out/match/probe-version"
-	fi
-done < "$out/bins"
-sort -u -o "$out/match/probe-version" "$out/match/probe-version"
+	printf '%s\n' "$p"
+done < "$out/bins" | xargs -r -d '\n' -n 1 -P 4 bash -c 'probe "$1"' _ | sort -u > "$out/match/probe-version"
+sed -i '/^probe-version /d' "$out/counts"
 echo "probe-version $(wc -l < "$out/match/probe-version")" >> "$out/counts"
