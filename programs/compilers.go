@@ -55,7 +55,7 @@ var _ = register(&Program{
 // opt-14) are matched as versions of these names.
 var _ = register(&Program{
 	Names: []string{"llvm-*", "lli", "FileCheck", "dsymutil", "sancov", "sanstats", "obj2yaml", "yaml2obj",
-		"verify-uselistorder", "split-file", "ld.lld*", "lld*", "wasm-ld*"},
+		"verify-uselistorder", "split-file", "yaml-bench", "ld.lld*", "lld*", "wasm-ld*"},
 	ResponseFiles: respLLVM,
 })
 

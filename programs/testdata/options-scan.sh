@@ -14,7 +14,7 @@
 # second pass asks each program matched by no response-file phrase whether
 # it reads one anyway: it runs `NAME @OUT/probe.rsp` with the file holding
 # --version, and records in OUT/match/probe-version the names whose output
-# then differs from `NAME @OUT/missing.rsp` and holds a version line.
+# then is that of `NAME --version` and differs from `NAME @OUT/missing.rsp`.
 set -u
 out=$1
 dirs=${PATH_DIRS:-/usr/bin /usr/sbin}
@@ -68,11 +68,14 @@ help() { # PATH: --help (or -h) output
 }
 
 probe() { # PATH: prints NAME when PATH expands @FILE
-	local p=$1 name=${1##*/} a b
+	local p=$1 name=${1##*/} a b v
 	a=$(asnobody "$p" "@$out/probe.rsp")
 	b=$(asnobody "$p" "@$out/missing.rsp")
+	# A cheap filter first, then the test: what @probe.rsp prints is what
+	# --version prints (a usage message that echoes its argument differs).
 	if [ "$a" != "$b" ] && printf '%s\n' "$a" | grep -qiE 'version|[0-9]+\.[0-9]+'; then
-		echo "$name"
+		v=$(asnobody "$p" --version)
+		[ -n "$v" ] && [ "$a" = "$v" ] && echo "$name"
 	fi
 }
 
@@ -115,8 +118,8 @@ fi
 
 # The probe: does NAME expand @FILE? (only names a phrase above did not
 # find, run as nobody like --help, four at a time; a program that expands
-# it prints its version for @probe.rsp and something else for
-# @missing.rsp.)
+# it prints for @probe.rsp what it prints for --version, and something
+# else for @missing.rsp.)
 printf -- '--version\n' > "$out/probe.rsp"
 chmod 644 "$out/probe.rsp"
 cat "$out/match/at-file" "$out/match/response-file" | sort -u > "$out/phrased"
