@@ -32,7 +32,8 @@ var _ = register(&Program{
 // sed scripts are code: GNU sed's e command and the e flag of s run shell
 // commands, and r, R, w, W and the w flag of s read and write files named in
 // the script. checkSed finds the scripts (every -e/--expression value, or
-// the first operand when there is none) and reads each with
+// the first operand when there is none and no -f/--file names a script
+// file) and reads each with
 // SedScript, the parser the validator uses for a template's sed
 // scripts too. A script the parser cannot read completely is refused, since
 // it cannot be checked.
@@ -50,6 +51,9 @@ func checkSed(c *Command) *Refusal {
 			}
 		}
 		return nil
+	}
+	if len(c.options("f", "file")) > 0 {
+		return nil // the script is the file's (refused by its row); the operands are input files
 	}
 	ops := c.operands()
 	if len(ops) == 0 {
