@@ -25,10 +25,14 @@
 // forced on it (TestProgramData replays them; TestConfirm replays each
 // grammar row against the installed program outside -short).
 //
-// The deny list (deny.go) and the judging of the file a path resolves to
-// (program_file.go, shebang.go) are here too: a program is denied by name,
-// by the name of the file its path resolves to, and by the #! interpreter
-// of a script.
+// The deny list (deny.go, DenyList: the one deny-list type every package
+// and entry point takes) and the judging of the file a path resolves to
+// (program_file.go) are here too: a program is denied by name, by the name
+// of the file its path resolves to, and by the #! interpreter of a script.
+//
+// The mechanisms the data relies on live in packages of their own:
+// internal/sedscript judges a sed script, internal/shebang reads a #! line,
+// internal/fileid tells files apart by device and inode.
 //
 // The kernel learns a program's forced environment, helper directories and
 // extra reads through one hook, Hook, which the preset (and base.New and

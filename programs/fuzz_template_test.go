@@ -84,7 +84,7 @@ func checkTemplateCode(t *testing.T, cmd string, values []string) {
 	for _, name := range tpl.Slots() {
 		s.Args = append(s.Args, tool.Arg{Name: name, Type: tool.String, Description: "d", Required: true})
 	}
-	deny := validate.DefaultDenyList()
+	deny := programs.DefaultDenyList()
 	if entry, denied := deny.Match(tpl.Binary()); denied {
 		deny = deny.Without(entry)
 	}

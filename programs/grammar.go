@@ -74,7 +74,7 @@ func (g Grammar) TakesValue(opt string) bool {
 // script of it.
 type Script struct {
 	// Judge returns why a script is refused, or "" when it is safe to run
-	// (SedScript). The ExecTool judges every script with it too.
+	// (sedscript.Judge). The ExecTool judges every script with it too.
 	Judge func(script string) string
 	// Danger are the letters of the commands that run a program or touch a
 	// file: a slot whose values hold no letter is still refused when the

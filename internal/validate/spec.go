@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -33,7 +34,7 @@ const MaxNameLen = 64
 type Option func(*options)
 
 type options struct {
-	deny DenyList
+	deny programs.DenyList
 	// present reports whether the descriptor file gives a field (nil: no
 	// file); an empty description it gives is "blank", not "missing".
 	present func(field string) bool
@@ -44,7 +45,7 @@ type options struct {
 
 // WithDenyList replaces the default deny list. Pass
 // DefaultDenyList().With(...) to extend it or .Without(...) to narrow it.
-func WithDenyList(d DenyList) Option { return func(o *options) { o.deny = d } }
+func WithDenyList(d programs.DenyList) Option { return func(o *options) { o.deny = d } }
 
 // Spec checks s against the descriptor rules and returns its parsed template.
 // Every problem found is reported: the error is an errors.Join of 613
@@ -54,7 +55,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	if s == nil {
 		return nil, tool.SpecErrorf("", "spec is nil")
 	}
-	o := options{deny: DefaultDenyList()}
+	o := options{deny: programs.DefaultDenyList()}
 	for _, opt := range opts {
 		opt(&o)
 	}
