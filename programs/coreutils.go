@@ -42,7 +42,8 @@ var _ = register(&Program{
 		Abbrev: true, ArgShort: "efmABCDd", NoArgShort: "EFGPivwxyclLoqsbHhnTZzaIrRUu",
 		ArgLong: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices",
 			"directories", "binary-files", "label", "include", "exclude", "exclude-from", "exclude-dir", "group-separator"},
-		Long: []string{"recursive", "color", "colour"},
+		Long:    []string{"recursive", "color", "colour"},
+		Pattern: []string{"-e", "--regexp", "-f", "--file"},
 	},
 	Rows: []Row{
 		{Short: "R", Long: []string{"dereference-recursive"}, Why: whyFollow + "; -r does not"},

@@ -130,3 +130,60 @@ func fill(tpl *validate.Template, s *tool.Spec, v string) ([]string, bool) {
 	}
 	return argv, true
 }
+
+// FuzzTextPlaces compares where validate.Places says a text slot's value
+// may begin with a dash (the whole separate value of an option) with the
+// ExecTool's reading of the same command line: filled with "-v", every
+// such word must be read as an option's value, never as an option, in
+// every reading the boolean slots make.
+func FuzzTextPlaces(f *testing.F) {
+	for _, s := range append(templateSeeds(f), "grep -rnF {i} -e {phrase} {path}", "grep -m {n} -e {p} .", "rg -e {p} -g {g} .",
+		"grep --regexp {p} .", "grep -ie {p} .", "grep -e {p} -e {q} .", "grep {b} {p} .") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		tpl, err := validate.ParseTemplate(cmd)
+		if err != nil {
+			return
+		}
+		p := programs.Lookup(tpl.Binary())
+		if p == nil {
+			return
+		}
+		s := tool.Spec{Name: "t", Description: "d", Command: cmd}
+		for _, name := range tpl.Slots() {
+			s.Args = append(s.Args, tool.Arg{Name: name, Type: tool.Text, Description: "d", Required: true})
+		}
+		places := validate.Places(&s, tpl)
+		argv := []string{tpl.Binary()}
+		var dash []int
+		for _, w := range tpl.Words[1:] {
+			var word strings.Builder
+			for k, part := range w {
+				switch {
+				case part.Slot == "":
+					word.WriteString(part.Lit)
+				case k == 0 && places[part.Slot].OptionValue:
+					word.WriteString("-v")
+					dash = append(dash, len(argv))
+				default:
+					word.WriteString("x")
+				}
+			}
+			argv = append(argv, word.String())
+		}
+		c := p.ReadCommand(argv, p.Name(), "/bin/"+p.Name(), "/ws", nil)
+		if c == nil || len(dash) == 0 {
+			return
+		}
+		for _, i := range dash {
+			asValue := false
+			for _, r := range c.Readings() {
+				asValue = asValue || r.Word == i && r.What == "option value"
+			}
+			if !asValue {
+				t.Fatalf("Places says word %d of %q is an option's value, but the ExecTool reads %q: %v", i, cmd, argv, c.Readings())
+			}
+		}
+	})
+}

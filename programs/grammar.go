@@ -59,6 +59,11 @@ type Grammar struct {
 	// SubArgs are, per subcommand, the options that take a value ("git
 	// config --file --get a b" sets a in the file "--get").
 	SubArgs map[string]SubArgs
+	// Pattern are the options that give the program its pattern ("-e",
+	// "--regexp", "-f", "--file"); when set, the first operand is the
+	// pattern unless one of them is given (grep, rg). A pattern is data: a
+	// text slot there may hold quotes and operator characters.
+	Pattern []string
 }
 
 // TakesValue reports whether opt, written alone ("-C", "--git-dir"), is an
