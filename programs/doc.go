@@ -15,6 +15,11 @@
 // line with the same Grammar (Program.ReadCommand) and refuses what the
 // code options' ExecWhy, the Rows and the Check refuse (Command.Refusal).
 //
+// Both readers resolve a long option by one rule (longopt.go: an exact name
+// wins, then a unique prefix where the program takes abbreviations), which
+// TestConfirm checks against the installed programs; FuzzTemplateCode
+// holds the two readings of every program's templates to each other.
+//
 // One file per program or family: git.go, sed.go, tar.go, net.go (curl,
 // wget, rsync, nc …), ssh.go …
 // Each declares one *Program and registers it with register in an init

@@ -26,7 +26,8 @@ const (
 type Grammar struct {
 	Style Style
 	// Abbrev: long options may be abbreviated to a unique prefix (GNU
-	// getopt_long, argp, git's parse-options after the subcommand).
+	// getopt_long, argp, git's parse-options after the subcommand), by the
+	// one rule of ResolveLong and MayStandFor that both readers follow.
 	Abbrev bool
 	// ArgShort are the option letters that take a value (the rest of the
 	// word, or the next word); OptShort those whose optional value can only
