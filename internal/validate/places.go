@@ -143,6 +143,8 @@ type wordReader struct {
 	operands    []int
 }
 
+// read marks the data words of r.words, up to the first word whose reading
+// is not certain.
 func (r *wordReader) read() {
 	g := r.g
 	r.argShort, r.noArgShort, r.argLong, r.long = g.ArgShort, g.NoArgShort, g.ArgLong, g.Long
@@ -160,7 +162,7 @@ func (r *wordReader) read() {
 			for j := i + 1; j < len(r.words); j++ {
 				r.data[j] = true
 			}
-			r.finish(true)
+			r.finish()
 			return
 		case isOptionWord(w):
 			next, ok := r.option(i)
@@ -178,13 +180,13 @@ func (r *wordReader) read() {
 			r.operands = append(r.operands, i)
 		}
 	}
-	r.finish(true)
+	r.finish()
 }
 
-// finish marks the first operand as the pattern when the grammar says so
-// and no option gave one; complete says every word was read for sure.
-func (r *wordReader) finish(complete bool) {
-	if complete && len(r.g.Pattern) > 0 && !r.patternOpt && len(r.operands) > 0 && !r.g.Subcommands {
+// finish, once every word was read for sure, marks the first operand as
+// the pattern when the grammar says so and no option gave one.
+func (r *wordReader) finish() {
+	if len(r.g.Pattern) > 0 && !r.patternOpt && len(r.operands) > 0 && !r.g.Subcommands {
 		r.data[r.operands[0]] = true
 	}
 }
