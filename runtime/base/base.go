@@ -26,8 +26,8 @@ type CommandToolBase struct {
 
 // slot is a declared argument with what assembly needs to know about it.
 type slot struct {
-	arg        tool.Arg
-	startsWord bool
+	arg   tool.Arg
+	place validate.Place // where it stands, as the program reads it
 	// respFiles: how the template's program reads response files, when
 	// the slot starts a word and it does (validate.ResponseFileValue).
 	respFiles string
@@ -69,10 +69,11 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	places := validate.Places(&spec, t)
 	resp := validate.ResponseFiles(t.Binary())
 	for i, a := range spec.Args {
-		sl := slot{arg: a, startsWord: t.StartsWord(a.Name)}
-		if sl.startsWord {
+		sl := slot{arg: a, place: places[a.Name]}
+		if sl.place.StartsWord {
 			sl.respFiles = resp
 		}
 		b.slots = append(b.slots, sl)
