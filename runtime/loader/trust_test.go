@@ -191,3 +191,26 @@ func TestTrustSymlinkInsideTrustedSubdir(t *testing.T) {
 	require.Len(t, tools, 1)
 	assert.Equal(t, "linked_tool", tools[0].Tool.Name())
 }
+
+// TestTrustConfigMapLayout: a Kubernetes ConfigMap volume holds each file
+// as a symlink through ..data to a timestamped directory; the files load
+// when those directories are writable by no one else.
+func TestTrustConfigMapLayout(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tools")
+	stamp := filepath.Join(dir, "..2026_12_06_17_00_00.000000001")
+	require.NoError(t, os.MkdirAll(stamp, 0o755))
+	writeMode(t, filepath.Join(stamp, "a.tool.json"), trustDesc("mapped_tool"), 0o644)
+	require.NoError(t, os.Symlink(filepath.Base(stamp), filepath.Join(dir, "..data")))
+	require.NoError(t, os.Symlink("..data/a.tool.json", filepath.Join(dir, "a.tool.json")))
+	l, err := loader.New(dir, kerneltest.New(t, nil))
+	require.NoError(t, err)
+	tools, problems := l.LoadAll()
+	assert.Empty(t, problems)
+	require.Len(t, tools, 1)
+	assert.Equal(t, "mapped_tool", tools[0].Tool.Name())
+	// The timestamped directory made writable by others: refused.
+	require.NoError(t, os.Chmod(stamp, 0o777))
+	_, problems = l.LoadAll()
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0].Error(), "is a symlink through the directory")
+}
