@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -114,11 +115,15 @@ func schemaTools(reg *tool.Registry) ([]schema.Tool, error) {
 	}
 	out := make([]schema.Tool, len(defs))
 	for i, d := range defs {
-		whole, err := json.Marshal(d)
-		if err != nil {
+		// Without HTML escaping, as every format is written: "&" stays "&".
+		var whole bytes.Buffer
+		enc := json.NewEncoder(&whole)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(d); err != nil {
 			return nil, fmt.Errorf("tool %q: %w", d.Name, err)
 		}
-		out[i] = schema.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema.(json.RawMessage), MCP: whole}
+		out[i] = schema.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema.(json.RawMessage),
+			MCP: bytes.TrimSpace(whole.Bytes())}
 	}
 	return out, nil
 }
