@@ -49,7 +49,9 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 		return nil, err
 	}
 	// Where the binary resolves, on this kernel: not inside the workspace,
-	// not the same file as or a script of a denied program.
+	// not the same file as or a script of a denied program (a runs_code
+	// tool's toolchain entries lifted).
+	vopts = append(vopts, validate.RunsCode(spec.RunsCode))
 	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
