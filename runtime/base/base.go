@@ -48,6 +48,9 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	if err != nil {
 		return nil, err
 	}
+	// The tool's own kernel: its access, and for a tool that runs code,
+	// its toolchain's install directories on the way to its binary.
+	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode})
 	// Where the binary resolves, on this kernel: not inside the workspace,
 	// not the same file as or a script of a denied program (a runs_code
 	// tool's toolchain entries lifted).
@@ -63,7 +66,6 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
@@ -156,6 +158,9 @@ func cloneSpec(s tool.Spec) tool.Spec {
 	}
 	return s
 }
+
+// programs.Hook tells the kernel about toolchains too.
+var _ kernel.CodeRunners = programs.Hook{}
 
 // withPrograms returns k with package programs' hook when k has none, so
 // that a tool built on a bare kernel.New still runs git, curl and the rest

@@ -24,7 +24,9 @@ var ErrNotExecutable = errors.New("not executable")
 var errIsDir = fmt.Errorf("%w: is a directory", ErrNotExecutable)
 
 // LookPath resolves a bare command name to an absolute path by searching the
-// kernel's scrubbed PATH (see WithPath), never the host's. It returns the
+// kernel's scrubbed PATH (see WithPath), never the host's; for a tool that
+// runs code (Access.RunsCode), then the directories its toolchain is
+// installed in (CodeRunners.InstallDirs). It returns the
 // first entry that is a regular file with an execute bit; directories are
 // skipped. The error wraps ErrNotFound when nothing matched and
 // ErrNotExecutable when only non-executable files matched. A name that is
@@ -37,7 +39,9 @@ func (k *Kernel) LookPath(name string) (string, error) {
 		return "", fmt.Errorf("kernel: LookPath %q: name contains '/'", name)
 	}
 	denied := ""
-	for _, dir := range k.dirs {
+	// A tool that runs code also finds its toolchain where it is
+	// installed outside PATH (/usr/local/go/bin), after PATH.
+	for _, dir := range append(k.dirs, k.installDirs(name)...) {
 		p := filepath.Join(dir, name)
 		err := checkExecutable(p)
 		if err == nil {
