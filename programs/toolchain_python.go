@@ -16,6 +16,7 @@ var _ = registerToolchain(&Toolchain{
 	Programs: []string{"python*", "pytest*", "py.test"},
 	Lifts:    []string{"python*", "pytest*", "py.test"},
 	Form:     pythonForm,
+	Reads:    pythonReads,
 	Caches:   []string{"pycache", "pytest"},
 	Env:      pythonEnv,
 })
@@ -51,6 +52,14 @@ func pythonForm(prog string, words []TemplateWord) string {
 		codeOptions(rest, "-p"),
 		pathOptions(rest, "-c", "--config-file", "--rootdir", "--confcutdir"),
 	)
+}
+
+// pythonReads are the interpreter's configuration directories in /etc
+// (Debian's sitecustomize.py lives in /etc/python3.11 behind a symlink
+// from /usr/lib).
+func pythonReads(string, func(string) string) []string {
+	dirs, _ := filepath.Glob("/etc/python3*")
+	return dirs
 }
 
 // pythonEnv keeps python's bytecode and pytest's cache out of the

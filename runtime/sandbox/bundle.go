@@ -46,7 +46,7 @@ var (
 		Name: "build",
 		Dirs: []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/include", "/usr/local/include",
 			"/usr/libexec", "/usr/local/libexec"},
-		Files: []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/services", "/etc/protocols", "/etc/mime.types"},
+		Files: []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/services", "/etc/protocols", "/etc/mime.types", "/etc/ssl/openssl.cnf"},
 	}
 )
 
