@@ -19,7 +19,7 @@ import (
 
 // denyFor returns the deny list s's binary is checked against: deny, or
 // deny without the entries its toolchain profile lifts when s runs code.
-func denyFor(runsCode bool, bin string, deny DenyList) DenyList {
+func denyFor(runsCode bool, bin string, deny programs.DenyList) programs.DenyList {
 	if !runsCode {
 		return deny
 	}

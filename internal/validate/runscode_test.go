@@ -166,7 +166,7 @@ func FuzzRunsCodeSpec(f *testing.F) {
 		if runsCode && tc == nil {
 			t.Fatalf("runs_code %q accepted, but no toolchain covers %q", cmd, tm.Binary())
 		}
-		if entry, denied := DefaultDenyList().Match(tm.Binary()); denied && (!runsCode || !tc.LiftsEntry(entry)) {
+		if entry, denied := programs.DefaultDenyList().Match(tm.Binary()); denied && (!runsCode || !tc.LiftsEntry(entry)) {
 			t.Fatalf("%q (runs_code %v) accepted, but its binary is denied by %q", cmd, runsCode, entry)
 		}
 	})
