@@ -53,6 +53,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"attacktools":    attackTools,
+			"attackbin":      attackBin,
 			"gone":           goneOrFail,
 			"listen":         listen,
 			"listenudp":      listenUDP,

@@ -225,6 +225,11 @@ func applyRlimits(pid int, l Limits, state int32) error {
 			return err
 		}
 	}
+	if l.Data > 0 {
+		if err := set(unix.RLIMIT_DATA, uint64(l.Data), uint64(l.Data)); err != nil {
+			return err
+		}
+	}
 	if l.CPU > 0 {
 		s := l.cpuSeconds()
 		if err := set(unix.RLIMIT_CPU, s, s+1); err != nil {

@@ -60,7 +60,7 @@ type startReq struct {
 // holder's user namespace maps); s.noexec says why when there is none.
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := newSpawnerThread(p, d, maxProcs)
-	if s.err == nil && d.Apply && os.Geteuid() != 0 {
+	if s.err == nil && d.Apply && os.Geteuid() != 0 && p.WorkspaceNoExec() {
 		s.holder, s.noexec = takeHolder(p.Workspace)
 	}
 	return s
@@ -128,7 +128,7 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 	if s.cg != nil && !joined {
 		err = s.cg.join()
 	}
-	if err == nil && d.Apply && os.Geteuid() == 0 {
+	if err == nil && d.Apply && os.Geteuid() == 0 && p.WorkspaceNoExec() {
 		// Before Landlock, which forbids mounting. Not root, a holder
 		// keeps the namespace instead (newSpawner). Where neither works,
 		// Landlock's execute set still keeps the workspace's files from
@@ -406,7 +406,8 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
-	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec} {
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort)),
+		strconv.FormatBool(p.RunsCode)}, p.Read, {"write"}, p.WriteDirs, {"exec"}, p.Exec} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)

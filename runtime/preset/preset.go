@@ -293,7 +293,7 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 	spec := st.Spec()
 	tmpl, err := validate.Spec(&spec, validate.WithDenyList(p.deny))
 	if err == nil { // the file the binary resolves to, judged by the preset's list too
-		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny))
+		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny), validate.RunsCode(spec.RunsCode))
 	}
 	if err != nil {
 		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)

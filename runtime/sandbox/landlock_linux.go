@@ -102,24 +102,32 @@ func (p Policy) config() landlock.Config {
 // /dev/null and the execute set.
 func (p Policy) rules(abi int) ([]landlock.Rule, error) {
 	var r ruleSet
+	read := landlock.AccessFSSet(rRead)
+	if p.RunsCode { // it may execute what it reads
+		read |= rExec
+	}
 	for _, b := range p.Bundles() {
-		r.optional(rRead, b.Dirs...)
+		r.optional(read, b.Dirs...)
 		r.optional(ll.AccessFSReadFile, b.Files...)
 	}
-	r.optional(rRead, p.Read...)
+	r.optional(read, p.Read...)
 	r.optional(rRead|rExec, p.Exec...)
 	if p.Home != "" {
 		r.optional(rRead, p.Home)
 	}
 	r.required(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate, devNull)
-	ws := landlock.AccessFSSet(rRead)
+	write := landlock.AccessFSSet(rWrite)
+	if abi >= 2 { // before ABI 2, renames across directories are always denied
+		write |= ll.AccessFSRefer
+	}
+	ws := read
 	if p.Write {
-		ws |= rWrite
-		if abi >= 2 { // before ABI 2, renames across directories are always denied
-			ws |= ll.AccessFSRefer
-		}
+		ws |= write
 	}
 	r.required(ws, p.Workspace)
+	for _, d := range p.WriteDirs {
+		r.required(read|write, d)
+	}
 	if p.ProxyPort != 0 && !p.Network && abi >= abiNetwork {
 		// The shim binds it, the command connects to it (see kernel).
 		r.rules = append(r.rules, landlock.ConnectTCP(p.ProxyPort), landlock.BindTCP(p.ProxyPort))
