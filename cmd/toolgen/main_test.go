@@ -18,7 +18,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar (cmp stdout/stderr)")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	progs := map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		"attack":  attackMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
@@ -35,7 +35,11 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(0)
 		},
-	})
+	}
+	for name, p := range hostPrograms {
+		progs[name] = p
+	}
+	testscript.Main(m, progs)
 }
 
 // TestScript runs the CLI scripts in testdata/script, named by category
@@ -46,30 +50,42 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"attacktools":    attackTools,
+		"gone":           goneOrFail,
+		"listen":         listen,
+		"listenudp":      listenUDP,
+		"listenabstract": listenAbstract,
+		// mkline FILE N writes one line of N bytes of 'a' to FILE.
+		"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: mkline FILE N")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
+		},
+	}
+	for name, c := range hostCmds {
+		cmds[name] = c
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"attacktools":    attackTools,
-			"gone":           goneOrFail,
-			"listen":         listen,
-			"listenudp":      listenUDP,
-			"listenabstract": listenAbstract,
-			// mkline FILE N writes one line of N bytes of 'a' to FILE.
-			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 2 {
-					ts.Fatalf("usage: mkline FILE N")
-				}
-				n, err := strconv.Atoi(args[1])
-				ts.Check(err)
-				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
-			},
-		},
+		Cmds:          cmds,
 		// [egress]: the kernel runs a command with network hosts in a
 		// network namespace whose only route out is the egress proxy.
+		// [root]: the tests run as root. [required]: CI's
+		// TOOLGEN_REQUIRE_GUARANTEES is set, so a guarantee script that
+		// lacks what it needs fails instead of skipping.
 		Condition: func(cond string) (bool, error) {
-			if cond == "egress" {
+			switch cond {
+			case "egress":
 				return kernel.EgressEnforced(), nil
+			case "root":
+				return os.Geteuid() == 0, nil
+			case "required":
+				return os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "", nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

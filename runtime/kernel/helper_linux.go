@@ -28,14 +28,16 @@ const (
 	helperEnv    = "TOOLGEN_KERNEL_HELPER"
 	helperDirEnv = "TOOLGEN_KERNEL_HELPER_DIR"
 	helperASEnv  = "TOOLGEN_KERNEL_HELPER_AS"
-	helperHolder = "noexec-holder"
-	helperEgress = "egress-shim"
+	// helperProtectEnv is the holder's Policy.Protect (encodeProtect).
+	helperProtectEnv = "TOOLGEN_KERNEL_HELPER_PROTECT"
+	helperHolder     = "noexec-holder"
+	helperEgress     = "egress-shim"
 )
 
 func init() {
 	switch os.Getenv(helperEnv) {
 	case helperHolder:
-		os.Exit(runHolder(os.Getenv(helperDirEnv)))
+		os.Exit(runHolder(os.Getenv(helperDirEnv), decodeProtect(os.Getenv(helperProtectEnv))))
 	case helperEgress:
 		os.Exit(runEgressShim())
 	}
@@ -80,6 +82,10 @@ func runEgressShim() int {
 		fmt.Fprintln(os.Stderr, "egress shim: dropping CAP_NET_ADMIN:", err)
 		return 126
 	}
+	if err := sandbox.DropBoundingSet(sandbox.ShimCapabilities...); err != nil { // root: what the spawner kept for the shim
+		fmt.Fprintln(os.Stderr, "egress shim:", err)
+		return 126
+	}
 	as, _ := strconv.ParseInt(os.Getenv(helperASEnv), 10, 64)
 	var env []string
 	for _, kv := range os.Environ() {
@@ -116,13 +122,19 @@ func loopbackUp() error {
 // runHolder is the holder's life. It was started in a user namespace of its
 // own, mapped root there (so that it may mount), and a mount namespace of
 // its own: it mounts dir and every mount below it noexec, nosuid and nodev,
+// binds the protected paths of dir (and protect, Policy.Protect) read-only,
 // says "ok" (or why not) on stdout, then keeps the namespace alive for as
 // long as stdin, a pipe from the kernel, stays open: when the kernel closes
 // it or its process dies, the holder exits and the namespace goes with it.
 // To keep only a small process alive it becomes cat, reading stdin to its
 // end, where cat exists.
-func runHolder(dir string) int {
+func runHolder(dir string, protect []string) int {
 	if err := sandbox.NoExecMounts(dir); err != nil {
+		fmt.Fprintln(os.Stdout, err)
+		return 1
+	}
+	pol := sandbox.Policy{Workspace: dir, Protect: protect}
+	if err := sandbox.ProtectMounts(pol.Protection()); err != nil {
 		fmt.Fprintln(os.Stdout, err)
 		return 1
 	}

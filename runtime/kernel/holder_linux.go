@@ -48,7 +48,7 @@ const holderStartTimeout = 10 * time.Second
 // startHolder starts a holder for dir (absolute, symlinks resolved). It
 // must run on a thread Landlock does not restrict (any goroutine but a
 // spawner's), since it writes the holder's user namespace maps.
-func startHolder(dir string) (*holder, error) {
+func startHolder(dir string, protect []string) (*holder, error) {
 	in, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func startHolder(dir string) (*holder, error) {
 	uid, gid := os.Geteuid(), os.Getegid()
 	proc, err := os.StartProcess("/proc/self/exe", []string{"toolgen-noexec-holder"}, &os.ProcAttr{
 		Dir:   "/",
-		Env:   []string{helperEnv + "=" + helperHolder, helperDirEnv + "=" + dir},
+		Env:   []string{helperEnv + "=" + helperHolder, helperDirEnv + "=" + dir, helperProtectEnv + "=" + encodeProtect(protect)},
 		Files: []*os.File{in, out, out},
 		Sys: &syscall.SysProcAttr{
 			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
@@ -183,20 +183,24 @@ func PrepareWorkspace(dir string) {
 	c := make(chan preparedHolder, 1)
 	preparedHolders.m[ws] = c
 	go func() { // an unrestricted goroutine: startHolder writes the maps
-		h, err := startHolder(ws)
+		h, err := startHolder(ws, nil)
 		c <- preparedHolder{h, err}
 	}()
 }
 
 // takeHolder returns the holder prepared for dir, waiting for it while it
-// starts, or starts one.
-func takeHolder(dir string) (*holder, error) {
+// starts, or starts one; protect are the more protected paths
+// (Policy.Protect), which a prepared holder has none of.
+func takeHolder(dir string, protect []string) (*holder, error) {
+	if len(protect) > 0 {
+		return startHolder(dir, protect)
+	}
 	preparedHolders.Lock()
 	c, ok := preparedHolders.m[dir]
 	delete(preparedHolders.m, dir)
 	preparedHolders.Unlock()
 	if !ok {
-		return startHolder(dir)
+		return startHolder(dir, nil)
 	}
 	p := <-c
 	return p.h, p.err

@@ -40,6 +40,7 @@ type Kernel struct {
 	access    Access     // confine.go; set by WithAccess
 	egress    EgressFunc // egress.go; set by WithEgress
 	programs  Programs   // programs.go; set by WithPrograms
+	protect   []string   // protect.go; set by WithProtected
 }
 
 // config collects what the options set; New validates it.
@@ -53,6 +54,7 @@ type config struct {
 	limits   Limits
 	egress   EgressFunc // egress.go
 	programs Programs   // programs.go
+	protect  []string   // protect.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -126,6 +128,10 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	protect, err := cleanAbs(c.protect)
+	if err != nil {
+		return nil, err
+	}
 	home, err := privateHome()
 	if err != nil {
 		return nil, err
@@ -147,6 +153,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		limits:    c.limits,
 		egress:    c.egress,
 		programs:  c.programs,
+		protect:   protect,
 	}, nil
 }
 

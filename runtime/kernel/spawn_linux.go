@@ -33,9 +33,12 @@ type spawner struct {
 	// noexec is why a confined spawner's commands do not see the workspace
 	// mounted noexec (nil: they do; see Guarantees).
 	noexec error
-	holder *holder   // not root, confined: the noexec namespace's holder
-	live   int       // children started and not yet reaped; pool.mu
-	last   time.Time // last use; pool.mu
+	// protect is why a confined spawner's commands do not get the
+	// protected paths read-only (nil: they do; see protect.go).
+	protect error
+	holder  *holder   // not root, confined: the noexec namespace's holder
+	live    int       // children started and not yet reaped; pool.mu
+	last    time.Time // last use; pool.mu
 }
 
 // startReq asks a spawner to start one process, and to run setup on it
@@ -61,7 +64,8 @@ type startReq struct {
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := newSpawnerThread(p, d, maxProcs)
 	if s.err == nil && d.Apply && os.Geteuid() != 0 {
-		s.holder, s.noexec = takeHolder(p.Workspace)
+		s.holder, s.noexec = takeHolder(p.Workspace, p.Protect)
+		s.protect = s.noexec // the holder makes both
 	}
 	return s
 }
@@ -135,6 +139,7 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 		// being executed, though not from being loaded as libraries, and
 		// Guarantees says so.
 		s.noexec = sandbox.NoExecWorkspace(p.Workspace)
+		s.protect = protectMounts(p, s.noexec)
 	}
 	if err == nil {
 		err = sandbox.RestrictThread(p, d)
@@ -406,7 +411,7 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
-	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec} {
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec, {protectKey(p)}} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)

@@ -38,6 +38,14 @@ type Policy struct {
 	ProxyPort uint16
 	// Read are more files and directories the command may read (absolute).
 	Read []string
+	// Protect are more paths (absolute) no command may change, besides
+	// ProtectedNames: the tools directory and the trust store. See
+	// Protection.
+	Protect []string
+	// SpawnFlags are the clone flags with which the spawner, after the
+	// restriction, starts each command (its namespaces): the seccomp
+	// filter lets clone make exactly that set of namespaces and no other.
+	SpawnFlags uint32
 	// Exec are the only files (and directories of files) the command and
 	// everything it starts may execute, each also readable: the command's
 	// program, its dynamic loader and the helper directories its program
