@@ -77,7 +77,8 @@ func TestScript(t *testing.T) {
 		// network namespace whose only route out is the egress proxy.
 		// [root]: the tests run as root. [required]: CI's
 		// TOOLGEN_REQUIRE_GUARANTEES is set, so a guarantee script that
-		// lacks what it needs fails instead of skipping.
+		// lacks what it needs fails instead of skipping. [absent:PATH]:
+		// nothing is at PATH.
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "egress":
@@ -86,6 +87,10 @@ func TestScript(t *testing.T) {
 				return os.Geteuid() == 0, nil
 			case "required":
 				return os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "", nil
+			}
+			if p, ok := strings.CutPrefix(cond, "absent:"); ok {
+				_, err := os.Lstat(p)
+				return err != nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,31 @@ var hostCmds = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 	"keyvalid":       keyValid,
 	"now":            now,
 	"sysattacktools": sysAttackTools,
+	"listenunix":     listenUnixScript,
+}
+
+// listenUnixScript listens on the Unix socket PATH (which must not exist) for
+// the rest of the script, accepting and closing connections, and removes
+// it at the end.
+func listenUnixScript(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: listenunix PATH")
+	}
+	if _, err := os.Lstat(args[0]); err == nil {
+		ts.Fatalf("%s exists: not replacing it", args[0])
+	}
+	ln, err := net.Listen("unix", args[0])
+	ts.Check(err)
+	ts.Defer(func() { ln.Close(); os.Remove(args[0]) })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 }
 
 // hostPrograms are the programs the privilege and seccomp scripts run
@@ -189,6 +215,12 @@ func sysAttack(what string) error {
 		return nil
 	case "fork": // an ordinary child: must keep working
 		return cloneWith(0)
+	case "docker": // the Docker daemon's socket
+		c, err := net.DialTimeout("unix", "/run/docker.sock", 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err
 	}
 	return fmt.Errorf("unknown attack %q", what)
 }

@@ -28,7 +28,7 @@ const (
 	helperEnv    = "TOOLGEN_KERNEL_HELPER"
 	helperDirEnv = "TOOLGEN_KERNEL_HELPER_DIR"
 	helperASEnv  = "TOOLGEN_KERNEL_HELPER_AS"
-	// helperProtectEnv is the holder's Policy.Protect (encodeProtect).
+	// helperProtectEnv is the holder's protected paths (encodeProtection).
 	helperProtectEnv = "TOOLGEN_KERNEL_HELPER_PROTECT"
 	helperHolder     = "noexec-holder"
 	helperEgress     = "egress-shim"
@@ -37,7 +37,7 @@ const (
 func init() {
 	switch os.Getenv(helperEnv) {
 	case helperHolder:
-		os.Exit(runHolder(os.Getenv(helperDirEnv), decodeProtect(os.Getenv(helperProtectEnv))))
+		os.Exit(runHolder(os.Getenv(helperDirEnv), os.Getenv(helperProtectEnv)))
 	case helperEgress:
 		os.Exit(runEgressShim())
 	}
@@ -122,19 +122,23 @@ func loopbackUp() error {
 // runHolder is the holder's life. It was started in a user namespace of its
 // own, mapped root there (so that it may mount), and a mount namespace of
 // its own: it mounts dir and every mount below it noexec, nosuid and nodev,
-// binds the protected paths of dir (and protect, Policy.Protect) read-only,
+// binds the protected paths (protection, encodeProtection's) read-only,
 // says "ok" (or why not) on stdout, then keeps the namespace alive for as
 // long as stdin, a pipe from the kernel, stays open: when the kernel closes
 // it or its process dies, the holder exits and the namespace goes with it.
 // To keep only a small process alive it becomes cat, reading stdin to its
 // end, where cat exists.
-func runHolder(dir string, protect []string) int {
+func runHolder(dir, protection string) int {
 	if err := sandbox.NoExecMounts(dir); err != nil {
 		fmt.Fprintln(os.Stdout, err)
 		return 1
 	}
-	pol := sandbox.Policy{Workspace: dir, Protect: protect}
-	if err := sandbox.ProtectMounts(pol.Protection()); err != nil {
+	pr, err := decodeProtection(protection)
+	if err != nil {
+		fmt.Fprintln(os.Stdout, "protected paths:", err)
+		return 1
+	}
+	if err := sandbox.ProtectMounts(pr); err != nil {
 		fmt.Fprintln(os.Stdout, err)
 		return 1
 	}

@@ -26,20 +26,17 @@ func protectMounts(p sandbox.Policy, noexec error) error {
 // needs another spawner.
 func protectKey(p sandbox.Policy) string { return p.Protection().Key() }
 
-// encodeProtect and decodeProtect pass Policy.Protect to the holder.
-func encodeProtect(paths []string) string {
-	b, _ := json.Marshal(paths) // strings only: cannot fail
+// encodeProtection and decodeProtection pass the protected paths the
+// kernel computed (the spawner's key holds them) to the holder.
+func encodeProtection(pr sandbox.Protection) string {
+	b, _ := json.Marshal(pr) // strings only: cannot fail
 	return string(b)
 }
 
-func decodeProtect(s string) []string {
-	var paths []string
-	if s != "" {
-		if err := json.Unmarshal([]byte(s), &paths); err != nil {
-			os.Exit(125) // not from the kernel: nothing to protect it with
-		}
-	}
-	return paths
+func decodeProtection(s string) (sandbox.Protection, error) {
+	var pr sandbox.Protection
+	err := json.Unmarshal([]byte(s), &pr)
+	return pr, err
 }
 
 // protectWhy is why a confined call through s does not get the protected

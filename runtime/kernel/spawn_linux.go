@@ -64,7 +64,7 @@ type startReq struct {
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := newSpawnerThread(p, d, maxProcs)
 	if s.err == nil && d.Apply && os.Geteuid() != 0 {
-		s.holder, s.noexec = takeHolder(p.Workspace, p.Protect)
+		s.holder, s.noexec = takeHolder(p.Workspace, p.Protection())
 		s.protect = s.noexec // the holder makes both
 	}
 	return s

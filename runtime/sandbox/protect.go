@@ -53,6 +53,9 @@ type Protection struct {
 	// one is caught afterwards (see package kernel): what it created there
 	// is removed and its result says so.
 	Absent []string
+	// Masked are the daemon sockets that exist (DaemonSockets): the null
+	// device is bound over each in the command's mount namespace.
+	Masked []string
 }
 
 // Protection returns p's protected paths as they are on disk now: the
@@ -91,6 +94,11 @@ func (p Policy) Protection() Protection {
 	}
 	for _, e := range p.Protect {
 		add(filepath.Clean(e))
+	}
+	for _, s := range daemonSockets() {
+		if fi, err := os.Stat(s); err == nil && fi.Mode().Type() == os.ModeSocket {
+			pr.Masked = append(pr.Masked, s)
+		}
 	}
 	slices.Sort(pr.ReadOnly)
 	pr.ReadOnly = slices.Compact(pr.ReadOnly)
@@ -196,7 +204,7 @@ func pointedGitDir(file, base string) string {
 // that a protected path replaced or made since is told apart.
 func (pr Protection) Key() string {
 	var b strings.Builder
-	for _, list := range [][]string{pr.ReadOnly, {"pinned"}, pr.Pinned, {"absent"}, pr.Absent} {
+	for _, list := range [][]string{pr.ReadOnly, {"pinned"}, pr.Pinned, {"absent"}, pr.Absent, {"masked"}, pr.Masked} {
 		for _, path := range list {
 			b.WriteString(path)
 			if id := FileID(path); id != "" {
@@ -230,6 +238,9 @@ func (pr Protection) String(ws string) string {
 	}
 	if len(pr.Outside) > 0 {
 		parts = append(parts, "outside the workspace, where nothing is writable: "+rel(pr.Outside))
+	}
+	if len(pr.Masked) > 0 {
+		parts = append(parts, "daemon sockets masked: "+strings.Join(pr.Masked, ", "))
 	}
 	if len(parts) == 0 {
 		return "none"

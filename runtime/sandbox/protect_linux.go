@@ -15,7 +15,9 @@ import (
 // each of pr.Pinned is bound onto itself, then each of pr.ReadOnly is
 // bound onto itself read-only (the mounts below it too), parents first. A
 // command in the namespace then gets EROFS writing there, and EBUSY
-// renaming or removing any of them. It needs CAP_SYS_ADMIN in the
+// renaming or removing any of them. Each of pr.Masked (a daemon's socket)
+// gets the null device bound over it: connecting to it is refused. It
+// needs CAP_SYS_ADMIN in the
 // namespace's user namespace.
 func ProtectMounts(pr Protection) error {
 	pinned := slices.Clone(pr.Pinned)
@@ -33,6 +35,11 @@ func ProtectMounts(pr Protection) error {
 		}
 		if err := readOnly(p); err != nil {
 			return fmt.Errorf("sandbox: protected paths: %s read-only: %w", p, err)
+		}
+	}
+	for _, s := range pr.Masked {
+		if err := unix.Mount(devNull, s, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("sandbox: masking the daemon socket %s: %w", s, err)
 		}
 	}
 	return nil
