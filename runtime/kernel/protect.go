@@ -55,7 +55,7 @@ func snapshotProtected(pol sandbox.Policy, d sandbox.Decision) *protectSnapshot 
 	}
 	pr := pol.Protection()
 	s := &protectSnapshot{ws: pol.Workspace}
-	for _, p := range append(append(pr.ReadOnly, pr.Pinned...), pr.Absent...) {
+	for _, p := range append(append(append(pr.ReadOnly, pr.Pinned...), pr.Absent...), pr.Links...) {
 		e := protectEntry{path: p, id: sandbox.FileID(p)}
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxProtectedFile {
 			e.data, _ = os.ReadFile(p)

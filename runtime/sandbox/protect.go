@@ -53,6 +53,10 @@ type Protection struct {
 	// one is caught afterwards (see package kernel): what it created there
 	// is removed and its result says so.
 	Absent []string
+	// Links are protected names that are symbolic links: not mounted (a
+	// mount follows the link), but watched; what each names is protected
+	// instead (ReadOnly, Outside or Absent).
+	Links []string
 	// Masked are the daemon sockets that exist (DaemonSockets): the null
 	// device is bound over each in the command's mount namespace.
 	Masked []string
@@ -64,7 +68,22 @@ type Protection struct {
 func (p Policy) Protection() Protection {
 	var pr Protection
 	ws := p.Workspace
-	add := func(path string) {
+	var add func(path string)
+	add = func(path string) {
+		if target, ok := linkTarget(path); ok {
+			// A symbolic link: it is watched (Key; kernel's after-call
+			// check), and what it names is protected in its place, or,
+			// while it names nothing, that name is absent.
+			pr.Links = append(pr.Links, path)
+			switch {
+			case target == "" || !within(ws, target) && !exists(target):
+			case exists(target):
+				add(target)
+			default:
+				pr.Absent = append(pr.Absent, target)
+			}
+			return
+		}
 		switch {
 		case !exists(path):
 		case within(ws, path):
@@ -204,7 +223,7 @@ func pointedGitDir(file, base string) string {
 // that a protected path replaced or made since is told apart.
 func (pr Protection) Key() string {
 	var b strings.Builder
-	for _, list := range [][]string{pr.ReadOnly, {"pinned"}, pr.Pinned, {"absent"}, pr.Absent, {"masked"}, pr.Masked} {
+	for _, list := range [][]string{pr.ReadOnly, {"pinned"}, pr.Pinned, {"absent"}, pr.Absent, {"links"}, pr.Links, {"masked"}, pr.Masked} {
 		for _, path := range list {
 			b.WriteString(path)
 			if id := FileID(path); id != "" {
@@ -246,6 +265,27 @@ func (pr Protection) String(ws string) string {
 		return "none"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// linkTarget reports whether path is a symbolic link, and the clean
+// absolute path it names (one level, its directories resolved), "" when
+// that cannot be told.
+func linkTarget(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode().Type() != os.ModeSymlink {
+		return "", false
+	}
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t, true
+	}
+	t, err := os.Readlink(path)
+	if err != nil {
+		return "", true
+	}
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(path), t)
+	}
+	return filepath.Clean(t), true
 }
 
 func exists(path string) bool {

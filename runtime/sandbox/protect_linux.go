@@ -23,14 +23,16 @@ func ProtectMounts(pr Protection) error {
 	pinned := slices.Clone(pr.Pinned)
 	slices.Sort(pinned) // a parent sorts before what is below it
 	for _, d := range pinned {
-		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		if err := bindSelf(d); err != nil && !errors.Is(err, errGone) {
 			return fmt.Errorf("sandbox: protected paths: bind %s: %w", d, err)
 		}
 	}
 	ro := slices.Clone(pr.ReadOnly)
 	slices.Sort(ro)
 	for _, p := range ro {
-		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		if err := bindSelf(p); errors.Is(err, errGone) {
+			continue
+		} else if err != nil {
 			return fmt.Errorf("sandbox: protected paths: bind %s: %w", p, err)
 		}
 		if err := readOnly(p); err != nil {
@@ -91,4 +93,23 @@ func readOnly(p string) error {
 		}
 	}
 	return nil
+}
+
+// errGone is bindSelf's error for a path that vanished or became a
+// symbolic link since it was looked at: a mount would follow the link,
+// so it is not mounted (its identity changed, so the spawner's key has
+// too: the next call gets a spawner that sees it as it is).
+var errGone = errors.New("gone or replaced by a symbolic link")
+
+// bindSelf binds p onto itself, unless p is (now) a symbolic link or gone.
+func bindSelf(p string) error {
+	var st unix.Stat_t
+	if err := unix.Lstat(p, &st); err != nil || st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return errGone
+	}
+	err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, "")
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+		return errGone
+	}
+	return err
 }

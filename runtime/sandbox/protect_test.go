@@ -118,6 +118,32 @@ func TestProtection(t *testing.T) {
 	}
 }
 
+// TestProtectionLinks: a protected name that is a symbolic link is
+// watched, not mounted; what it names inside the workspace is read-only,
+// or absent while it names nothing.
+func TestProtectionLinks(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkTree(t, ws, "vsc/tasks.json")
+	for link, target := range map[string]string{".vscode": "vsc", ".envrc": "env-later"} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pr := Policy{Workspace: ws}.Protection()
+	if got := rels(t, ws, pr.Links); !slices.Equal(got, []string{".envrc", ".vscode"}) {
+		t.Errorf("links: %q", got)
+	}
+	if got := rels(t, ws, pr.ReadOnly); !slices.Equal(got, []string{"vsc"}) {
+		t.Errorf("read-only: %q", got)
+	}
+	if got := rels(t, ws, pr.Absent); !slices.Contains(got, "env-later") || slices.Contains(got, ".envrc") {
+		t.Errorf("absent: %q", got)
+	}
+}
+
 // TestProtectionExtra: WithProtected's paths inside the workspace are
 // mounted, those outside are listed as out of reach; a missing one is
 // neither.

@@ -141,7 +141,7 @@ func TestSeccompFilterDecisions(t *testing.T) {
 		})
 	}
 	if arch.x32 {
-		if got := runFilter(t, buildFilter(arch, spawnUser), seccompInput{x32Bit | 0, arch.audit, 0}); got != retEPERM {
+		if got := runFilter(t, buildFilter(arch, spawnUser), seccompInput{x32Bit, arch.audit, 0}); got != retEPERM {
 			t.Errorf("x32 read: got %#x, want EPERM", got)
 		}
 	}

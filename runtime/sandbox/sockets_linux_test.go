@@ -52,5 +52,5 @@ func TestDaemonSocketsMasked(t *testing.T) {
 			t.Errorf("%v: the guarantees do not name the masked socket: %q", mode, g.Protected)
 		}
 	}
-	succeeds(t, plain(t, ws), "ok", self, "net-helper", "dial-unix", sock)
+	succeeds(t, newKernel(t, ws, sandbox.Off, readOnly, noCap), "ok", self, "net-helper", "dial-unix", sock)
 }
