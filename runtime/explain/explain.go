@@ -47,6 +47,16 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Privileges says what the call holds of the system's privileges
+	// (capabilities, no_new_privs, IPC and UTS namespaces); "" when the
+	// call is rejected.
+	Privileges string
+	// Syscalls says which system calls the call's seccomp filter refuses;
+	// "" when nothing confines the call.
+	Syscalls string
+	// Protected lists the protected paths and how they are kept from the
+	// call; "" when nothing confines the call.
+	Protected string
 	// Missing names each guarantee the call would not get, and why:
 	// strict refuses such a call, best-effort and off run it with a
 	// warning.
@@ -123,6 +133,9 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.explainBuild(ka, path)
 		g := ka.Guarantees(path, also...)
 		r.Descendants = g.Descendants
+		r.Privileges = g.Privileges
+		r.Syscalls = g.Syscalls
+		r.Protected = g.Protected
 		if g.Processes != "" {
 			r.Limits += "; process cap: " + g.Processes
 		}
@@ -285,6 +298,15 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.Privileges != "" {
+		fmt.Fprintf(&b, "privileges:  %s\n", r.Privileges)
+	}
+	if r.Syscalls != "" {
+		fmt.Fprintf(&b, "syscalls:    %s\n", r.Syscalls)
+	}
+	if r.Protected != "" {
+		fmt.Fprintf(&b, "protected:   %s (names: %s)\n", r.Protected, strings.Join(sandbox.ProtectedNames(), " "))
+	}
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
 	}

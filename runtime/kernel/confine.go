@@ -85,12 +85,14 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 // executable: its egress shim, which executes the command.
 func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 	p := sandbox.Policy{
-		Workspace: k.workspace,
-		Home:      k.home,
-		Write:     k.access.Write,
-		Network:   k.access.Network,
-		Read:      k.programRead(append([]string{path}, also...)...),
-		Exec:      k.ExecSet(path, also...),
+		Workspace:  k.workspace,
+		Home:       k.home,
+		Write:      k.access.Write,
+		Network:    k.access.Network,
+		Read:       k.programRead(append([]string{path}, also...)...),
+		Exec:       k.ExecSet(path, also...),
+		SpawnFlags: k.spawnNamespaces(),
+		Protect:    k.protect,
 	}
 	if k.access.RunsCode {
 		p.RunsCode = true

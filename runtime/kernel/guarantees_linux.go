@@ -76,6 +76,10 @@ func (k *Kernel) trialStart(s *spawner, path string, d sandbox.Decision) {
 func (k *Kernel) guarantees(state int32, why error, s *spawner, chroot, apply bool) Guarantees {
 	g := processGuarantees(state, why, s, chroot, apply, k.access.RunsCode, k.limits)
 	g.network(state, why, k)
+	g.privileges(state, why, apply, k.mode.String())
+	if apply {
+		g.protected(k, protectWhy(state, s, chroot))
+	}
 	return g
 }
 

@@ -44,6 +44,7 @@ type Kernel struct {
 	programs  Programs   // programs.go; set by WithPrograms
 	buildRoot string     // build.go: the root of the build caches
 	scratch   string     // build.go: the scratch directory of the one call this copy of the kernel runs
+	protect   []string   // protect.go; set by WithProtected
 }
 
 // config collects what the options set; New validates it.
@@ -61,6 +62,7 @@ type config struct {
 	// buildRoot is WithBuildCache's directory (build.go); "" for the
 	// default.
 	buildRoot string
+	protect   []string // protect.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -153,6 +155,10 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	protect, err := cleanAbs(c.protect)
+	if err != nil {
+		return nil, err
+	}
 	home, err := privateHome()
 	if err != nil {
 		return nil, err
@@ -175,6 +181,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		egress:    c.egress,
 		programs:  c.programs,
 		buildRoot: root,
+		protect:   protect,
 	}, nil
 }
 

@@ -147,6 +147,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	start := time.Now()
 	timeout := time.NewTimer(k.timeout) // counts from here, so a slow start is no excuse
 	defer timeout.Stop()
+	protected := snapshotProtected(pol, d)
 	c, err := k.start(res.Argv, pol, d)
 	if err != nil {
 		return k.notStarted(res, exitCodeFor(err), err)
@@ -166,6 +167,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	ps, waitErr := reap()
 	stopDrain(c.out, drained)
 	res.Notice = joinNotes(res.Notice, c.networkNotice())
+	res.Notice = joinNotes(res.Notice, protected.restore())
 	res.Duration = time.Since(start)
 	res.setOutput(out.clip())
 	switch {

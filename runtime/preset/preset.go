@@ -187,6 +187,7 @@ func New(opts ...Option) (*Preset, error) {
 	// What the kernel must force on each program it runs (git's
 	// configuration, curl's .curlrc …) comes from package programs.
 	kopts = append(kopts, kernel.WithPrograms(programs.Hook{}))
+	kopts = append(kopts, c.protectedOption()) // trust.go
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
 		return nil, err

@@ -44,8 +44,10 @@ func probe() abiInfo {
 
 // RestrictThread applies p to the calling OS thread, for good, as d (from
 // Decide(p, mode)) says: nothing when d.Apply is false. It sets
-// no_new_privs first. Landlock restricts one thread at a time (no TSYNC
-// here): the caller must have locked its goroutine to the thread with
+// no_new_privs first, and drops every capability a command could gain
+// from its execve as root (see dropPrivileges); it ends with the seccomp
+// filter (see seccomp_filter_linux.go). Landlock restricts one
+// thread at a time (no TSYNC here): the caller must have locked its goroutine to the thread with
 // runtime.LockOSThread and must never unlock it, so that the restricted
 // thread runs nothing else and dies with its goroutine (GoThread does this,
 // avoiding the main thread, which the runtime never ends). Every process
@@ -74,10 +76,17 @@ func RestrictThread(p Policy, d Decision) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
+	var keep []uintptr
+	if p.ProxyPort != 0 {
+		keep = ShimCapabilities
+	}
+	if err := dropPrivileges(keep...); err != nil {
+		return err
+	}
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 	}
-	return nil
+	return restrictSyscalls(p.SpawnFlags)
 }
 
 // config is the set of rights the policy handles (denies unless a rule

@@ -49,6 +49,14 @@ type Policy struct {
 	// the workspace is not mounted noexec for it (WorkspaceNoExec).
 	// Everything else holds: reads, writes and the network as above.
 	RunsCode bool
+	// Protect are more paths (absolute) no command may change, besides
+	// ProtectedNames: the tools directory and the trust store. See
+	// Protection.
+	Protect []string
+	// SpawnFlags are the clone flags with which the spawner, after the
+	// restriction, starts each command (its namespaces): the seccomp
+	// filter lets clone make exactly that set of namespaces and no other.
+	SpawnFlags uint32
 	// Exec are the only files (and directories of files) the command and
 	// everything it starts may execute, each also readable: the command's
 	// program, its dynamic loader and the helper directories its program
