@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -31,7 +32,10 @@ type Report struct {
 	// Template is the command template ("" for ExecTool).
 	Template string
 	// Workspace, Timeout and OutputLimit are the kernel's settings; a tool
-	// whose Spec sets its own OutputLimit has that one instead.
+	// whose Spec sets its own OutputLimit has that one instead, and one that
+	// sets its own Timeout has that one, capped at the kernel's maximum,
+	// with where it comes from: "5m0s (the tool's timeout)", or "10m0s (the
+	// tool's timeout 30m0s, capped by the run's maximum)".
 	Workspace   string
 	Timeout     string
 	OutputLimit int
@@ -71,9 +75,13 @@ type Report struct {
 // Call explains a call of the tool in entry with args on kernel k (the
 // preset's kernel). It never runs the command.
 func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
+	timeout := k.Timeout().String()
+	if st, ok := entry.Tool.(tool.SpecTool); ok && st.Spec().Timeout > 0 {
+		k, timeout = timeoutOf(k, st.Spec().Timeout)
+	}
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
-		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
+		Workspace: k.Workspace(), Timeout: timeout, OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
 		Limits:      limitsText(runtime.GOOS, k.Limits().String()),
 		Descendants: kernel.DescendantControl(),
 	}
@@ -152,6 +160,16 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 	argv[0] = resolved
 	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), r.OutputLimit)
 	r.Argv = argv
+}
+
+// timeoutOf returns the kernel a tool asking for d runs on, and its
+// timeout's text: the duration and where it comes from.
+func timeoutOf(k *kernel.Kernel, d time.Duration) (*kernel.Kernel, string) {
+	tk := k.WithTimeoutOf(d)
+	if tk.Timeout() < d {
+		return tk, fmt.Sprintf("%s (the tool's timeout %s, capped by the run's maximum)", tk.Timeout(), d)
+	}
+	return tk, fmt.Sprintf("%s (the tool's timeout)", tk.Timeout())
 }
 
 // limitsText is the limits line: the caps; off Linux the kernel sets no
