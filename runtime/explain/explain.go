@@ -42,6 +42,9 @@ type Report struct {
 	// OutputLimitFrom says where OutputLimit comes from: "the tool's
 	// output_limit" or "the run's limit" (--output-limit, or the default).
 	OutputLimitFrom string
+	// StderrApart reports that the tool keeps stderr apart from stdout
+	// (its descriptor's "stderr": "separate"), each bounded by OutputLimit.
+	StderrApart bool
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
 	// Network is the network the call gets (none, every host or only the
@@ -97,6 +100,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		if spec.OutputLimit > 0 {
 			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
 		}
+		r.StderrApart = spec.Stderr.Separate()
 		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts}
 		r.explainSpec(t, k, args)
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
@@ -266,6 +270,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "workspace:   %s\n", r.Workspace)
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
 	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept; %s)\n", r.OutputLimit, r.OutputLimitFrom)
+	if r.StderrApart {
+		fmt.Fprintf(&b, "stderr:      kept apart from stdout, at most %d bytes of its own (the tool's stderr: separate)\n", r.OutputLimit)
+	}
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
