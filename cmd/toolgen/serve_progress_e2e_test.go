@@ -64,7 +64,7 @@ func tickerTools(t *testing.T) (ws, tools string) {
   "description": "Print a tick every quarter of a second",
   "command": "`+bin+` {n}",
   "arguments": {"n": {"type": "integer", "description": "How many ticks", "required": true}},
-  "timeout": "1m",
+  "timeout": "3m",
   "stderr": "separate"
 }
 `)
@@ -190,17 +190,22 @@ func checkProgressCancelled(t *testing.T, cs *sdk.ClientSession, sink *progressS
 	before := len(sink.list())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	params := &sdk.CallToolParams{Name: "ticker", Arguments: map[string]any{"n": 200}}
+	params := &sdk.CallToolParams{Name: "ticker", Arguments: map[string]any{"n": 400}}
 	params.SetProgressToken(7)
 	done := make(chan error, 1)
+	var early *sdk.CallToolResult
 	go func() {
-		_, err := cs.CallTool(ctx, params)
+		res, err := cs.CallTool(ctx, params)
+		early = res
 		done <- err
 	}()
 	select {
 	case <-sink.seen:
-	case <-time.After(20 * time.Second):
-		t.Fatal("no progress notification from a call of 50 s")
+	case err := <-done:
+		data, _ := json.Marshal(early)
+		t.Fatalf("a call of 100 s returned before its first progress notification: %v %s", err, data)
+	case <-time.After(60 * time.Second): // a second, unless the machine is starved
+		t.Fatal("no progress notification for 60 s from a call of 100 s")
 	}
 	cancel()
 	select {
