@@ -36,6 +36,8 @@ func tickerMain() {
 // tickerTools returns a workspace and a tools directory holding "ticker",
 // a descriptor that runs a copy of this test binary as toolgen-ticker (the
 // name picks the helper), with stderr kept apart and a timeout of its own.
+// Its servers run with --memory-limit none: a test binary built with
+// -race reserves more address space than the default cap.
 func tickerTools(t *testing.T) (ws, tools string) {
 	t.Helper()
 	self, err := os.Executable()
@@ -109,13 +111,13 @@ func TestServeProgressEndToEnd(t *testing.T) {
 		ws, tools := tickerTools(t)
 		sink := newProgressSink()
 		cs, _, _ := startClient(t, bin, "", &sdk.ClientOptions{ProgressNotificationHandler: sink.handler},
-			"--tools", tools, "--workspace", ws)
+			"--tools", tools, "--workspace", ws, "--memory-limit", "none")
 		checkProgress(t, cs, sink)
 		checkProgressCancelled(t, cs, sink)
 	})
 	t.Run("http", func(t *testing.T) {
 		ws, tools := tickerTools(t)
-		s := startHTTP(t, bin, []string{"TOOLGEN_TOKEN="}, "--no-token", "--tools", tools, "--workspace", ws)
+		s := startHTTP(t, bin, []string{"TOOLGEN_TOKEN="}, "--no-token", "--tools", tools, "--workspace", ws, "--memory-limit", "none")
 		sink := newProgressSink()
 		cs, err := connectHTTP(t, s.endpoint, "", &sdk.ClientOptions{ProgressNotificationHandler: sink.handler})
 		if err != nil {

@@ -31,10 +31,19 @@ func tickerSpec(t *testing.T) tool.Spec {
 	}
 }
 
+// tickerKernel is a kernel on a fresh workspace with no memory cap: the
+// ticker is this test binary, which under -race reserves more address
+// space than the default cap.
+func tickerKernel(t *testing.T) *kernel.Kernel {
+	k, err := kernel.New(t.TempDir(), kernel.WithMemoryLimit(0))
+	require.NoError(t, err)
+	return k
+}
+
 // TestLongRunSpec: a Spec's timeout and stderr mode reach the kernel the
 // tool runs on, and its progress reaches tool.WithProgress's function.
 func TestLongRunSpec(t *testing.T) {
-	k := workspace(t, nil)
+	k := tickerKernel(t)
 	b, err := base.New(tickerSpec(t), k)
 	require.NoError(t, err)
 	assert.Equal(t, time.Minute, b.Kernel().Timeout())
