@@ -246,6 +246,7 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.OutputLimit != 0 {
 		fields = append(fields, field("OutputLimit", jen.Lit(s.OutputLimit)))
 	}
+	fields = append(fields, runFields(s)...) // duration.go
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {

@@ -182,9 +182,11 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 		exit := res.ExitCode
 		rec.Exit = &exit
 		rec.Notice = res.Notice
-		rec.OutputBytes = len(res.Output)
-		rec.OmittedBytes = res.Omitted
-		rec.Truncated = res.Truncated
+		// A tool that keeps stderr apart has two bounded streams: the
+		// record counts both.
+		rec.OutputBytes = len(res.Output) + len(res.Stderr)
+		rec.OmittedBytes = res.Omitted + res.StderrOmitted
+		rec.Truncated = res.Truncated || res.StderrTruncated
 		rec.TimedOut = res.TimedOut
 		ctxEnded := obs.err != nil && (errors.Is(obs.err, context.Canceled) || errors.Is(obs.err, context.DeadlineExceeded))
 		rec.Killed = res.TimedOut || (ctxEnded && res.Duration > 0)

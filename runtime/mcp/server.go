@@ -405,6 +405,7 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	case <-ctx.Done():
 		return errorResult(fmt.Errorf("%s: not started: %w", name, context.Cause(ctx))), nil
 	}
+	ctx = withProgress(ctx, req) // progress.go
 	start := time.Now()
 	text, out, err := observed(ctx, func(ctx context.Context) (string, error) { return s.call(ctx, t, args) })
 	if err != nil && s.callsCtx.Err() != nil {
