@@ -1,5 +1,7 @@
 package tool
 
+import "time"
+
 // ArgType is the type of a slot. It is the whole type system: there are no
 // nested or conditional types.
 type ArgType string
@@ -82,6 +84,10 @@ type Spec struct {
 	// MaxOutputLimit. The zero value means the kernel's limit: the run's
 	// --output-limit, or kernel.DefaultOutputLimit (2,048).
 	OutputLimit int
+	// Timeout is how long one call may run; zero means the kernel's default.
+	Timeout time.Duration
+	// RunsCode declares that the command runs the repository's own code (a build or test runner).
+	RunsCode bool
 	// Examples are calls with their expected outcome, checked by toolgen check
 	// and compiled into tests by toolgen generate. Optional.
 	Examples []Example
