@@ -4,8 +4,11 @@ PKGS      := ./...
 FUZZTIME  ?= 30s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The SDK adapters are modules of their own (an agent that imports none gets
-# no SDK); test, lint and check run in each of them too.
-ADAPTERS  := adapters/openaitool adapters/anthropictool
+# no SDK); test, lint and check run in each of them too. adapters/temporaltool
+# tests against a real Temporal server it links in (go.temporal.io/server):
+# its first build takes minutes (CI builds it before make test, timed); the
+# real-server suite skips under -short and runs in test-all.
+ADAPTERS  := adapters/openaitool adapters/anthropictool adapters/temporaltool
 IN_ADAPTERS = for m in $(ADAPTERS); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test test-all test-user fuzz-smoke bench lint check cross fuzz generate
@@ -56,7 +59,7 @@ test-user:
 # CI runs it after make test.
 test-all:
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
-	@$(call IN_ADAPTERS,$(GO) test -count=1 ./...)
+	@$(call IN_ADAPTERS,$(GO) test -count=1 -timeout 15m ./...)
 	$(MAKE) fuzz-smoke
 
 # Every fuzz target for FUZZSMOKE each, so a parser or oracle bug cannot sit
