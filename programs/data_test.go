@@ -17,7 +17,6 @@ import (
 
 	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/programs"
-	"github.com/nanogpt/toolgen/runtime/base"
 	toolexec "github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -136,7 +135,7 @@ func templateResult(line string) []string {
 			s.Args = append(s.Args, tool.Arg{Name: m[1], Type: tool.String, Description: "a value", Required: true})
 		}
 	}
-	deny := validate.DefaultDenyList()
+	deny := programs.DefaultDenyList()
 	if entry, denied := deny.Match(strings.Fields(line)[0]); denied {
 		deny = deny.Without(entry)
 	}
@@ -171,14 +170,14 @@ func execResult(t *testing.T) func(string) []string {
 				t.Fatal(err)
 			}
 		}
-		deny := validate.DefaultDenyList()
+		deny := programs.DefaultDenyList()
 		real, _ := filepath.EvalSymlinks(path)
 		for _, name := range []string{bin, real} {
 			if entry, denied := deny.Match(name); denied {
 				deny = deny.Without(entry)
 			}
 		}
-		tl, err := toolexec.New(k, []string{bin}, toolexec.WithDenyList(base.DenyList(deny)))
+		tl, err := toolexec.New(k, []string{bin}, toolexec.WithDenyList(deny))
 		if err != nil {
 			return strings.Split(err.Error(), "\n")
 		}

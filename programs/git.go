@@ -311,7 +311,7 @@ func gitLocation(args []string) []string {
 			out = append(out, a)
 		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
 			out = append(out, a)
-		case GitOptionTakesValue(a):
+		case gitGrammar.TakesValue(a):
 			i++ // the option's value
 		case !strings.HasPrefix(a, "-") || a == "--":
 			return out // the subcommand
@@ -319,12 +319,6 @@ func gitLocation(args []string) []string {
 	}
 	return out
 }
-
-// GitOptionTakesValue reports whether opt is one of git's top-level options
-// (before the subcommand) that, written alone, take the next word as their
-// value: -C, -c, --git-dir, --work-tree, --namespace, --config-env,
-// --super-prefix, --attr-source.
-func GitOptionTakesValue(opt string) bool { return gitGrammar.TakesValue(opt) }
 
 // execPaths caches git --exec-path per binary path.
 var execPaths sync.Map // string → string
@@ -452,15 +446,6 @@ var _ = register(&Program{
 	Read: []string{"/etc/gitconfig"},
 })
 
-// NoProgram is the value given to a setting that names a program to run
-// when it must run nothing (git's forced settings, npm's): a path below
-// /dev/null, which can never exist.
-const NoProgram = noProgram
-
-// GitForced returns the settings forced at command-line precedence on
-// every git (name, value), in order: a copy.
-func GitForced() [][2]string { return slices.Clone(gitForced) }
-
 // whyGitConfig is why a value of git's -c is code.
 const whyGitConfig = "sets configuration for the run, and git settings can run programs (core.fsmonitor, diff.external, alias.x=!cmd)"
 
@@ -480,14 +465,14 @@ var gitGrammar = Grammar{
 	},
 }
 
-// GitBuiltins returns the built-in commands of the git at path, as that git
+// gitBuiltins returns the built-in commands of the git at path, as that git
 // lists them (git --list-cmds=builtins), asked once per binary and cached.
 // A built-in always wins over an alias of the same name, so letting only
 // built-ins through also keeps out aliases ("!cmd" aliases run shell
 // commands) and external git-* programs (on git 2.39, refs, bisect and
 // submodule are not built-ins). Built-ins that run programs are refused by
 // a row of gitRules or by checkGit, which say why.
-func GitBuiltins(path string) ([]string, error) {
+func gitBuiltins(path string) ([]string, error) {
 	if v, ok := builtinsCache.Load(path); ok {
 		e := v.(builtinsEntry)
 		return e.names, e.err
@@ -547,7 +532,7 @@ func checkGit(c *Command) *Refusal {
 	if c.sub == "" {
 		return nil
 	}
-	builtins, err := GitBuiltins(c.path)
+	builtins, err := gitBuiltins(c.path)
 	if err != nil {
 		return refuse(c.subAt, "git: cannot tell which subcommands are built-ins (%v); every subcommand is refused", err)
 	}

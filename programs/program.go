@@ -71,6 +71,7 @@ type Program struct {
 
 	match DenyList   // Names, as a matcher
 	exec  *execRules // the ExecTool's reading (execrules.go), made once
+	long  []string   // LongNames, made once
 }
 
 // registry holds every program, in the order the files registered them
@@ -83,6 +84,13 @@ func register(p *Program) *Program {
 	registry = append(registry, p)
 	return p
 }
+
+// prepareLong builds each program's LongNames once, on first use.
+var prepareLong = sync.OnceFunc(func() {
+	for _, p := range registry {
+		p.long = p.longNames()
+	}
+})
 
 // prepare builds each program's matcher once, on first use.
 var prepare = sync.OnceFunc(func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -33,7 +34,7 @@ const MaxNameLen = 64
 type Option func(*options)
 
 type options struct {
-	deny DenyList
+	deny programs.DenyList
 	// present reports whether the descriptor file gives a field (nil: no
 	// file); an empty description it gives is "blank", not "missing".
 	present func(field string) bool
@@ -44,7 +45,7 @@ type options struct {
 
 // WithDenyList replaces the default deny list. Pass
 // DefaultDenyList().With(...) to extend it or .Without(...) to narrow it.
-func WithDenyList(d DenyList) Option { return func(o *options) { o.deny = d } }
+func WithDenyList(d programs.DenyList) Option { return func(o *options) { o.deny = d } }
 
 // Spec checks s against the descriptor rules and returns its parsed template.
 // Every problem found is reported: the error is an errors.Join of 613
@@ -54,7 +55,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	if s == nil {
 		return nil, tool.SpecErrorf("", "spec is nil")
 	}
-	o := options{deny: DefaultDenyList()}
+	o := options{deny: programs.DefaultDenyList()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -80,12 +81,16 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		}
 	}
 	seen := map[string]bool{}
+	var places map[string]Place
+	if t != nil {
+		places = Places(s, t)
+	}
 	for _, a := range s.Args {
 		if seen[a.Name] {
 			add(tool.SpecErrorf("arguments."+a.Name, "slot %q is declared twice", a.Name))
 		}
 		seen[a.Name] = true
-		errs = append(errs, checkArg(&o, a, t)...)
+		errs = append(errs, checkArg(&o, a, t, places)...)
 	}
 	add(checkOutputLimit(s))
 	if t != nil && !o.argsUnread {
@@ -145,7 +150,7 @@ func checkSlotUse(s *tool.Spec, t *Template) error {
 
 // checkArg checks one slot's declaration; t may be nil when the template did
 // not parse.
-func checkArg(o *options, a tool.Arg, t *Template) []error {
+func checkArg(o *options, a tool.Arg, t *Template, places map[string]Place) []error {
 	field := "arguments." + a.Name
 	var errs []error
 	add := func(err error) {
@@ -189,14 +194,17 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
 		}
 	}
-	startsWord := t == nil || t.StartsWord(a.Name)
+	place := Place{StartsWord: true}
+	if t != nil {
+		place = places[a.Name]
+	}
 	for i, v := range a.Enum {
-		if err := checkFixedValue(a, v, startsWord, true); err != nil {
+		if err := checkFixedValue(a, v, place, true); err != nil {
 			add(tool.SpecErrorf(fmt.Sprintf("%s.enum.%d", field, i), "slot %q: enum value %q is not a valid value: %s", a.Name, v, err.Msg))
 		}
 	}
 	if a.HasDefault {
-		if err := checkFixedValue(a, a.Default, startsWord, false); err != nil {
+		if err := checkFixedValue(a, a.Default, place, false); err != nil {
 			add(tool.SpecErrorf(field+".default", "slot %q: default %q is not a valid value: %s", a.Name, a.Default, err.Msg))
 		}
 	}
@@ -208,13 +216,13 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 // workspace lexically (symlinks can only be checked at call time). An enum
 // value (inEnum) is in the enum by definition: the enum rule is checked for
 // a default only, which also keeps a long enum from costing its square.
-func checkFixedValue(a tool.Arg, v string, startsWord, inEnum bool) *tool.Error {
+func checkFixedValue(a tool.Arg, v string, place Place, inEnum bool) *tool.Error {
 	if inEnum {
 		a.Enum = nil
 	} else {
 		a.Enum = enumFor(a, v)
 	}
-	if err := Value(&a, v, startsWord); err != nil {
+	if err := ValueAt(&a, v, place); err != nil {
 		return err
 	}
 	if a.Type == tool.Path {

@@ -26,8 +26,8 @@ type CommandToolBase struct {
 
 // slot is a declared argument with what assembly needs to know about it.
 type slot struct {
-	arg        tool.Arg
-	startsWord bool
+	arg   tool.Arg
+	place validate.Place // where it stands, as the program reads it
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -66,8 +66,9 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	places := validate.Places(&spec, t)
 	for i, a := range spec.Args {
-		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
+		b.slots = append(b.slots, slot{arg: a, place: places[a.Name]})
 		b.index[a.Name] = i
 	}
 	b.schema = Schema(&spec)

@@ -173,7 +173,7 @@ func (b *CommandToolBase) assemble(values []value) ([]string, error) {
 		if !values[i].set {
 			continue
 		}
-		if err := validate.Value(&s.arg, values[i].text, s.startsWord); err != nil {
+		if err := validate.ValueAt(&s.arg, values[i].text, s.place); err != nil {
 			return nil, b.teach(err, values[i].text)
 		}
 		if s.arg.Type == tool.Path {

@@ -137,7 +137,11 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 		r.Err = err
 		return
 	}
-	r.add("3 slot values: every value passed the slot rules (one word each, no operators, no leading dash, paths inside the workspace)")
+	r.add("3 slot values: every value passed the slot rules (a string is one word with no quote or operator; no value " +
+		"begins with '-' unless it is an option's whole value; paths stay inside the workspace)")
+	for _, line := range textRules(spec) {
+		r.add("  %s", line)
+	}
 	if flags := booleanFlags(spec); flags != "" {
 		r.add("4 flags: fixed by the template; no value can add an option, and a boolean slot only puts its own fixed flag in or leaves it out (%s)", flags)
 	} else {

@@ -31,7 +31,7 @@ const (
 	DefaultMaxConcurrentCalls = 64
 	// DefaultInstructions is what the server tells clients about its tools.
 	DefaultInstructions = "Each tool runs one simple command in the workspace, with no shell. " +
-		"An argument value may hold no quotes or shell metacharacters and may not start with '-'; most take one word (no spaces). " +
+		"Each argument's description and pattern say what its value may hold: most take one word with no quotes or shell metacharacters, not starting with '-'; a text argument may hold spaces, and where the program reads it as data (a search pattern) quotes and operators too. " +
 		"Paths are relative to the workspace and must stay inside it. " +
 		"A rejected argument comes back as \"error 614: ...\" saying which slot and why: correct it and call again."
 )

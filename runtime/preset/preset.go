@@ -145,7 +145,7 @@ type Preset struct {
 	// the files concerned were skipped and the rest loaded.
 	Problems []error
 
-	deny        validate.DenyList
+	deny        programs.DenyList
 	descriptors *descriptorTools // descriptors.go; nil without WithToolsDir
 	only        map[string]bool  // WithOnly; nil keeps every tool
 	seen        map[string]bool  // with only: every name offered to the registry
@@ -183,12 +183,12 @@ func New(opts ...Option) (*Preset, error) {
 		return nil, err
 	}
 	p := &Preset{Registry: &tool.Registry{}, Kernel: k,
-		deny: validate.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...), only: c.only}
+		deny: programs.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...), only: c.only}
 	if c.only != nil {
 		p.seen = map[string]bool{}
 	}
 	if !c.noBuiltins {
-		tools, err := builtin.All(k, base.WithDenyList(base.DenyList(p.deny)))
+		tools, err := builtin.All(k, base.WithDenyList(p.deny))
 		if err != nil {
 			return nil, err
 		}
@@ -293,4 +293,4 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 }
 
 // DenyList returns the deny list the preset validates with.
-func (p *Preset) DenyList() base.DenyList { return base.DenyList(p.deny) }
+func (p *Preset) DenyList() programs.DenyList { return p.deny }

@@ -1,20 +1,27 @@
-package programs
+// Package shebang reads a script's #! line as the Linux kernel does, and
+// the program a "#!/usr/bin/env ARG" line runs. Package programs judges the
+// file a program path resolves to with it: a script is denied when its
+// interpreter is.
+package shebang
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"os"
 	"strings"
 	"unicode"
 )
 
-// shebangSize is how much of a file the Linux kernel reads to find a #!
+// Size is how much of a file the Linux kernel reads to find a #!
 // line (BINPRM_BUF_SIZE).
-const shebangSize = 256
+const Size = 256
 
-// Shebang is a script's #! line as the Linux kernel reads it
+// Line is a script's #! line as the Linux kernel reads it
 // (fs/binfmt_script.c): the interpreter, and at most one argument, which is
 // the whole rest of the line (spaces included) after the blanks that follow
 // the interpreter.
-type Shebang struct {
+type Line struct {
 	// Interpreter is the program the kernel runs: a path, or a bare name
 	// (which execve does not look up on PATH, so it fails unless it names a
 	// file of the current directory).
@@ -23,7 +30,7 @@ type Shebang struct {
 	Arg string
 }
 
-// ParseShebang parses the start of a file (its first 256 bytes are enough;
+// Parse parses the start of a file (its first 256 bytes are enough;
 // more is ignored) as the kernel would: it must begin with "#!", the line
 // ends at the first newline (or at 256 bytes), trailing spaces and tabs are
 // dropped, the interpreter is the first run of characters other than space,
@@ -31,34 +38,34 @@ type Shebang struct {
 // NUL. It reports false when head is no script the kernel would run (no
 // "#!", no interpreter name, or a first line longer than 256 bytes whose
 // interpreter name runs to its end).
-func ParseShebang(head []byte) (Shebang, bool) {
-	if len(head) > shebangSize {
-		head = head[:shebangSize]
+func Parse(head []byte) (Line, bool) {
+	if len(head) > Size {
+		head = head[:Size]
 	}
 	if !bytes.HasPrefix(head, []byte("#!")) {
-		return Shebang{}, false
+		return Line{}, false
 	}
 	line := head[2:]
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
-	} else if len(head) == shebangSize {
+	} else if len(head) == Size {
 		// The line goes on past what the kernel reads: it runs the script
 		// only when the interpreter name ends inside the buffer.
 		name := bytes.TrimLeft(line, " \t")
 		if !bytes.ContainsAny(name, " \t\x00") {
-			return Shebang{}, false
+			return Line{}, false
 		}
 	}
 	line = bytes.TrimRight(line, " \t")
 	line = bytes.TrimLeft(line, " \t")
 	end := bytes.IndexAny(line, " \t\x00")
 	if end == 0 || len(line) == 0 {
-		return Shebang{}, false
+		return Line{}, false
 	}
 	if end < 0 {
-		return Shebang{Interpreter: string(line)}, true
+		return Line{Interpreter: string(line)}, true
 	}
-	sb := Shebang{Interpreter: string(line[:end])}
+	sb := Line{Interpreter: string(line[:end])}
 	if line[end] == 0 {
 		return sb, true
 	}
@@ -119,4 +126,21 @@ func EnvProgram(arg string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Read reads the #! line of the regular file at path (its first Size
+// bytes), as Parse does; false when the file cannot be read or is no
+// script the kernel would run.
+func Read(path string) (Line, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Line{}, false
+	}
+	defer f.Close()
+	buf := make([]byte, Size)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return Line{}, false
+	}
+	return Parse(buf[:n])
 }

@@ -1,11 +1,16 @@
-package programs
+// Package sedscript judges a GNU sed script: Judge reads it in full with a
+// small parser of GNU sed's script syntax and refuses the commands that run
+// programs or touch files the script names. The template check (package
+// internal/validate, through programs' sed entry) and the ExecTool's check of
+// sed both call it.
+package sedscript
 
 import (
 	"fmt"
 	"strings"
 )
 
-// SedScript returns why a GNU sed script is refused, or "" when it is safe
+// Judge returns why a GNU sed script is refused, or "" when it is safe
 // to run: it must be readable in full by a small parser of GNU sed's script
 // syntax, and hold none of the commands that run programs or touch files
 // the script names — the e command, the e and w flags of s, r, R, w and W.
@@ -18,7 +23,7 @@ import (
 // as GNU sed does ("s/[/]/x/" has the regex "[/]") and not honouring them.
 // A script must be safe under both readings, so a mistake in either one can
 // only refuse more.
-func SedScript(script string) string {
+func Judge(script string) string {
 	if reason := (&sedParser{s: script, brackets: true}).parse(); reason != "" {
 		return reason
 	}

@@ -1,4 +1,4 @@
-package programs
+package sedscript
 
 import (
 	"context"
@@ -64,26 +64,26 @@ var sedRefused = map[string]string{
 	"s/a/b/;s/[/]/e/w x": "w flag of s",
 }
 
-func TestSedScript(t *testing.T) {
+func TestJudge(t *testing.T) {
 	for _, s := range sedAccepted {
 		if s == "-" {
 			continue
 		}
-		if reason := SedScript(s); reason != "" {
-			t.Errorf("SedScript(%q) = %q, want it accepted", s, reason)
+		if reason := Judge(s); reason != "" {
+			t.Errorf("Judge(%q) = %q, want it accepted", s, reason)
 		}
 	}
 	for s, want := range sedRefused {
-		if reason := SedScript(s); !strings.Contains(reason, want) {
-			t.Errorf("SedScript(%q) = %q, want a refusal containing %q", s, reason, want)
+		if reason := Judge(s); !strings.Contains(reason, want) {
+			t.Errorf("Judge(%q) = %q, want a refusal containing %q", s, reason, want)
 		}
 	}
 }
 
-// TestSedScriptAgainstSandbox checks the parser against GNU sed itself:
+// TestJudgeAgainstSandbox checks the parser against GNU sed itself:
 // whatever sedScript accepts must compile under sed --sandbox, which
 // refuses the e, r, R, w and W commands and the e and w flags of s.
-func TestSedScriptAgainstSandbox(t *testing.T) {
+func TestJudgeAgainstSandbox(t *testing.T) {
 	for _, s := range append(sedAccepted, mapKeys(sedRefused)...) {
 		sandboxAgrees(t, s)
 	}
@@ -101,7 +101,7 @@ func mapKeys(m map[string]string) []string {
 // a command that runs or touches files.
 func sandboxAgrees(t testing.TB, s string) {
 	t.Helper()
-	if SedScript(s) != "" {
+	if Judge(s) != "" {
 		return
 	}
 	sed, err := gnuSed()
@@ -118,7 +118,7 @@ func sandboxAgrees(t testing.TB, s string) {
 	cmd.WaitDelay = time.Second
 	out, _ := cmd.CombinedOutput()
 	if strings.Contains(string(out), "sandbox") {
-		t.Errorf("SedScript(%q) accepts a script GNU sed refuses in sandbox mode: %s", s, out)
+		t.Errorf("Judge(%q) accepts a script GNU sed refuses in sandbox mode: %s", s, out)
 	}
 }
 

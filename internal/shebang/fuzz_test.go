@@ -1,4 +1,4 @@
-package programs
+package shebang
 
 import (
 	"bytes"
@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// FuzzParseShebang: whatever the file's first bytes, the parse never
+// FuzzParse: whatever the file's first bytes, the parse never
 // panics, and what it returns is what the kernel would run: an interpreter
 // without blanks, NUL or newline, an argument without NUL or newline and
 // without blanks in front, both found in the first line; and writing them
 // back gives the same parse.
-func FuzzParseShebang(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"#!/bin/sh\n", "#! /bin/sh -e\n", "#!/usr/bin/env python3\n", "#!/usr/bin/env -S python3 -u\n",
 		"#!/usr/bin/env -S 'perl' -w\n", "#!\t/bin/dash\t\n", "#!/bin/sh\x00-c id\n", "#!/usr/bin/perl\r\n",
@@ -21,36 +21,36 @@ func FuzzParseShebang(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, head []byte) {
-		sb, ok := ParseShebang(head)
+		sb, ok := Parse(head)
 		if !ok {
-			if sb != (Shebang{}) {
-				t.Fatalf("ParseShebang(%q) = %#v with false", head, sb)
+			if sb != (Line{}) {
+				t.Fatalf("Parse(%q) = %#v with false", head, sb)
 			}
 			return
 		}
 		if !bytes.HasPrefix(head, []byte("#!")) {
-			t.Fatalf("ParseShebang(%q) accepted a file without #!", head)
+			t.Fatalf("Parse(%q) accepted a file without #!", head)
 		}
 		if sb.Interpreter == "" || strings.ContainsAny(sb.Interpreter, " \t\x00\n") {
-			t.Fatalf("ParseShebang(%q): interpreter %q", head, sb.Interpreter)
+			t.Fatalf("Parse(%q): interpreter %q", head, sb.Interpreter)
 		}
 		// Trailing blanks survive only before a NUL, as in the kernel.
 		if strings.ContainsAny(sb.Arg, "\x00\n") || strings.TrimLeft(sb.Arg, " \t") != sb.Arg {
-			t.Fatalf("ParseShebang(%q): argument %q", head, sb.Arg)
+			t.Fatalf("Parse(%q): argument %q", head, sb.Arg)
 		}
-		first := head[:min(len(head), shebangSize)]
+		first := head[:min(len(head), Size)]
 		if i := bytes.IndexByte(first, '\n'); i >= 0 {
 			first = first[:i]
 		}
 		if !bytes.Contains(first, []byte(sb.Interpreter)) || !bytes.Contains(first, []byte(sb.Arg)) {
-			t.Fatalf("ParseShebang(%q) = %#v: not from the first line", head, sb)
+			t.Fatalf("Parse(%q) = %#v: not from the first line", head, sb)
 		}
 		line := "#!" + sb.Interpreter
 		if sb.Arg != "" {
 			line += " " + sb.Arg
 		}
-		if again, ok := ParseShebang([]byte(line + "\x00\n")); !ok || again != sb {
-			t.Fatalf("ParseShebang(%q) = %#v, but its line %q parses as %#v", head, sb, line, again)
+		if again, ok := Parse([]byte(line + "\x00\n")); !ok || again != sb {
+			t.Fatalf("Parse(%q) = %#v, but its line %q parses as %#v", head, sb, line, again)
 		}
 	})
 }
