@@ -17,10 +17,12 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// Caller says who made a call: the transport ("stdio", "http", "cli", …) and
-// the session within it.
+// Caller says who made a call: the transport ("stdio", "http", "cli",
+// "temporal", …), the session within it and, when the caller has one, the
+// call's idempotency key: what names one logical call across its retries
+// (for a Temporal activity WORKFLOW_ID/RUN_ID/ACTIVITY_ID). "" when none.
 type Caller struct {
-	Transport, Session string
+	Transport, Session, Key string
 }
 
 type callerKey struct{}
@@ -159,7 +161,7 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 		DurationMS: float64(end.Sub(start).Microseconds()) / 1000,
 	}
 	if c, ok := CallerFrom(ctx); ok {
-		rec.Transport, rec.Session = c.Transport, c.Session
+		rec.Transport, rec.Session, rec.Key = c.Transport, c.Session, c.Key
 	}
 	trimmed := bytes.TrimSpace(args)
 	var secrets []string
