@@ -73,6 +73,11 @@ type HTTPOptions struct {
 //     its body cannot hold a place of a session being opened;
 //   - a request opening a new session when MaxSessions are open: 503.
 //
+// Without a Token every request that reaches the handler is served:
+// package serving listens with a token (or a 0600 Unix socket) and refuses
+// a non-loopback address without one; use it unless the handler is mounted
+// behind an authentication of your own.
+//
 // Request bodies are bounded by MaxBodyBytes (413), the calls running at
 // once by WithMaxConcurrentCalls, idle sessions expire after SessionTimeout.
 // As over stdio, a request before initialize gets a JSON-RPC error with
