@@ -1,5 +1,7 @@
 package sandbox
 
+import "slices"
+
 // Bundle is a named set of system paths a confined command may read, as a
 // unit: a policy reads the System bundle always and the Network bundle
 // when it allows the network. Paths that do not exist are skipped, and a
@@ -15,21 +17,26 @@ type Bundle struct {
 	Files []string
 }
 
-// The bundles.
+// System returns the bundle any confined command may read, whatever its
+// policy: a fresh copy each call, so that no importer can widen what
+// another's commands read. The program directories (/usr/bin, /bin, /sbin,
+// ...) are deliberately absent: a program the dynamic loader could be
+// asked to load (a shell, an interpreter) must not even be readable.
+func System() Bundle { return systemBundle.clone() }
+
+// Network returns the bundle of name resolution and TLS trust, read when
+// the policy allows the network: a fresh copy each call, as System.
+func Network() Bundle { return networkBundle.clone() }
+
+// The bundles, never handed out but as copies.
 var (
-	// System is what any confined command may read, whatever its policy.
-	// The program directories (/usr/bin, /bin, /sbin, ...) are
-	// deliberately absent: a program the dynamic loader could be asked to
-	// load (a shell, an interpreter) must not even be readable.
-	System = Bundle{
+	systemBundle = Bundle{
 		Name: "system",
 		Dirs: []string{"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/share",
 			"/usr/local/lib", "/usr/local/share", "/lib", "/lib32", "/lib64", "/libx32"},
 		Files: []string{"/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/zero"},
 	}
-	// Network is name resolution and TLS trust, read when the policy
-	// allows the network.
-	Network = Bundle{
+	networkBundle = Bundle{
 		Name: "network",
 		Dirs: []string{"/run/systemd/resolve", "/etc/ssl/certs", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted"},
 		Files: []string{"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
@@ -40,7 +47,14 @@ var (
 // Bundles returns the bundles p reads, in order.
 func (p Policy) Bundles() []Bundle {
 	if p.Network {
-		return []Bundle{System, Network}
+		return []Bundle{System(), Network()}
 	}
-	return []Bundle{System}
+	return []Bundle{System()}
+}
+
+// clone returns b with slices of its own.
+func (b Bundle) clone() Bundle {
+	b.Dirs = slices.Clone(b.Dirs)
+	b.Files = slices.Clone(b.Files)
+	return b
 }
