@@ -189,10 +189,11 @@ func execResult(t *testing.T) func(string) []string {
 }
 
 // envOf is the environment the hook forces on the program at path, run in
-// a fresh directory with the configuration directory /cfg; git's look
-// finds nothing set.
+// the workspace /workspace (a fixed path: git's safe.directory names it;
+// the look, nothingSet, runs nothing there) with the configuration
+// directory /cfg; git's look finds nothing set.
 func envOf(t *testing.T, path string) []string {
-	return programs.Hook{}.Env(path, t.TempDir(), "/cfg", []string{"status"}, nothingSet)
+	return programs.Hook{}.Env(path, "/workspace", "/cfg", []string{"status"}, nothingSet)
 }
 
 // nothingSet is a look whose git config finds nothing (exit status 1).

@@ -110,6 +110,12 @@ func fromProgram(p *Program) *execRules {
 	for _, row := range p.Rows {
 		r.Rows = append(r.Rows, execRow{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why})
 	}
+	if p.ResponseFiles != "" { // every word, before a subcommand and after it
+		r.Rows = append(r.Rows, execRow{Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
+		if g.Subcommands {
+			r.Rows = append(r.Rows, execRow{Sub: "*", Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
+		}
+	}
 	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
 		return nil
 	}

@@ -43,7 +43,10 @@ import (
 //   - GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n, which git reads
 //     with command-line precedence, above the repository's .git/config, its
 //     config.worktree and anything they include (include.path, includeIf):
-//     see gitForced for the keys and values.
+//     see gitForced for the keys and values. After them, safe.directory set
+//     to the workspace and nothing else (gitSafeEnv): a workspace owned by
+//     another user (a container's mounted volume) is one the user chose to
+//     work in, and git would otherwise refuse it ("dubious ownership").
 //
 // Settings whose name the repository chooses cannot be listed in advance:
 // filter.<driver>.clean/smudge/process (git status, diff, add, checkout on
@@ -180,7 +183,7 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
-func gitRepoEnv(path string, args []string, look Look) []string {
+func gitRepoEnv(path, dir string, args []string, look Look) []string {
 	if look == nil {
 		return gitRefusedEnv("the repository configuration could not be checked: no look was possible")
 	}
@@ -192,7 +195,7 @@ func gitRepoEnv(path string, args []string, look Look) []string {
 	// depends on nothing that differs between the look and the run
 	// (include.path = ~/x fails without HOME, and a look that fails must
 	// not let the run go unforced).
-	env := append([]string{"LC_ALL=C"}, gitEnv()...)
+	env := append(append([]string{"LC_ALL=C"}, gitEnv()...), gitSafeEnv(dir)...)
 	out := &lookOutput{limit: maxLookOutput, full: cancel}
 	stderr := &lookOutput{limit: 4 << 10, full: func() {}}
 	// The look is a process of the host's: Look makes it die with the host,
@@ -226,9 +229,9 @@ func gitRepoEnv(path string, args []string, look Look) []string {
 	if len(names) > maxLookNames {
 		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames))
 	}
-	forced := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
+	forced := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(gitRepoFirst+len(names))}
 	for i, name := range names {
-		n := strconv.Itoa(len(gitForced) + i)
+		n := strconv.Itoa(gitRepoFirst + i)
 		forced = append(forced, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
 	}
 	return forced
@@ -248,9 +251,34 @@ const (
 // whose text is the reason ("invalid key: toolgen.refused: …").
 func gitRefusedEnv(why string) []string {
 	return []string{
+		"GIT_CONFIG_COUNT=" + strconv.Itoa(gitRepoFirst+1),
+		"GIT_CONFIG_KEY_" + strconv.Itoa(gitRepoFirst) + "=toolgen.refused: " + why,
+		"GIT_CONFIG_VALUE_" + strconv.Itoa(gitRepoFirst) + "=refused",
+	}
+}
+
+// gitRepoFirst is the index of the first GIT_CONFIG_KEY_n that gitRepoEnv
+// sets: after gitForced and gitSafeEnv's safe.directory.
+var gitRepoFirst = len(gitForced) + 1
+
+// gitSafeEnv returns the entries that set safe.directory, after gitForced,
+// to dir (the workspace, absolute, symlinks resolved) and nothing wider: git
+// then works in a repository at the workspace's root that another user owns
+// (a container's mounted volume), and in no other. git reads safe.directory
+// only from protected configuration, which the command-line precedence of
+// GIT_CONFIG_COUNT is; the repository's own configuration cannot widen it.
+// A dir that git would read as a pattern (a last element "*", git 2.46's
+// prefix match), or one that is not absolute, gets the empty value instead,
+// which empties the list: no directory is made safe.
+func gitSafeEnv(dir string) []string {
+	n := strconv.Itoa(len(gitForced))
+	if !filepath.IsAbs(dir) || filepath.Base(dir) == "*" {
+		dir = ""
+	}
+	return []string{
 		"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
-		"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: " + why,
-		"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=refused",
+		"GIT_CONFIG_KEY_" + n + "=safe.directory",
+		"GIT_CONFIG_VALUE_" + n + "=" + dir,
 	}
 }
 
@@ -432,7 +460,8 @@ var _ = register(&Program{
 			Why: "it is an internal helper of another command (submodule foreach, bisect run …), not a command to run directly"},
 	},
 	Env: func(r Run) []string {
-		return append(slices.Clone(gitEnv()), gitRepoEnv(r.Path, r.Args, r.Look)...)
+		env := append(slices.Clone(gitEnv()), gitSafeEnv(r.Dir)...)
+		return append(env, gitRepoEnv(r.Path, r.Dir, r.Args, r.Look)...)
 	},
 	ExecDirs: func(path string) []string {
 		if dir := gitExecPath(path); dir != "" {

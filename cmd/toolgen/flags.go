@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +41,7 @@ type toolFlags struct {
 	outputLimit  sizeFlag // the run's output limit; a tool's own output_limit overrides it
 	cpuLimit     durationFlag
 	processLimit intFlag
+	path         string // --path: the command PATH; "" leaves the kernel's default
 	watch        bool
 	confine      sandbox.Mode // zero value: sandbox.DefaultMode
 	// toolsInWorkspace allows a tools directory inside the workspace even
@@ -71,6 +73,8 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 			"dropped), such as 8192 or 64KiB, at most 1MiB; a tool whose descriptor sets output_limit keeps its own (default 2048)")
 		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time `DUR` each process of a call may use, such as 10s (default: the timeout)")
 		fs.Var(&f.processLimit, "process-limit", "`N` processes one call may have at once; 0 for no cap (default 256)")
+		fs.StringVar(&f.path, "path", "", "the PATH `DIRS` commands are looked up in and run with, absolute directories separated by "+
+			string(os.PathListSeparator)+" (default: "+defaultPathHelp()+"; never the PATH toolgen itself runs with)")
 		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
 			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
 			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
@@ -96,8 +100,22 @@ func (f *toolFlags) checkRunFlags() error {
 		return fmt.Errorf("--cpu-limit %v: want a positive duration, such as 10s", f.cpuLimit.d)
 	case f.processLimit.set && f.processLimit.n < 0:
 		return fmt.Errorf("--process-limit %d: want a number of processes, or 0 for no cap", f.processLimit.n)
+	case f.path != "":
+		if err := kernel.CheckPath(f.path); err != nil {
+			return fmt.Errorf("--path %s: %v", f.path, strings.TrimPrefix(err.Error(), "kernel: "))
+		}
 	}
 	return nil
+}
+
+// defaultPathHelp is the kernel's default PATH on this system, for --path's
+// help, or why there is none.
+func defaultPathHelp() string {
+	path, err := kernel.DefaultPathFor(runtime.GOOS, os.Getenv)
+	if err != nil {
+		return "none here: %SystemRoot% is not set"
+	}
+	return path
 }
 
 // checkDirs reports a --workspace or --tools that names no directory (it
@@ -153,6 +171,9 @@ func (f *toolFlags) toolsDir() string {
 // else: the project's own descriptors/ are not linked into it.
 func (f *toolFlags) options() []preset.Option {
 	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
+	if f.path != "" {
+		opts = append(opts, preset.WithCommandPath(f.path))
+	}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
 	}

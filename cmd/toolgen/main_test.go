@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +57,18 @@ func TestScript(t *testing.T) {
 			"listen":         listen,
 			"listenudp":      listenUDP,
 			"listenabstract": listenAbstract,
+			// envfrom VAR FILE RE sets $VAR to the first submatch of the
+			// regular expression RE in FILE (a head --verify printed).
+			"envfrom": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: envfrom VAR FILE RE")
+				}
+				m := regexp.MustCompile(args[2]).FindStringSubmatch(ts.ReadFile(args[1]))
+				if len(m) < 2 {
+					ts.Fatalf("envfrom: %s holds no match of %s", args[1], args[2])
+				}
+				ts.Setenv(args[0], m[1])
+			},
 			// mkline FILE N writes one line of N bytes of 'a' to FILE.
 			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
@@ -70,6 +84,18 @@ func TestScript(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if cond == "egress" {
 				return kernel.EgressEnforced(), nil
+			}
+			// [tool:NAME]: NAME is on PATH. A script that skips without it
+			// (a C compiler, binutils) fails instead where
+			// TOOLGEN_REQUIRE_GUARANTEES is set, as in CI.
+			if name, ok := strings.CutPrefix(cond, "tool:"); ok {
+				if _, err := exec.LookPath(name); err == nil {
+					return true, nil
+				}
+				if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
+					return false, fmt.Errorf("TOOLGEN_REQUIRE_GUARANTEES is set, but %s, which an attack test needs, is not installed", name)
+				}
+				return false, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

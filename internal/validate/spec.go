@@ -96,6 +96,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	if t != nil && !o.argsUnread {
 		errs = append(errs, checkWords(s, t)...)
 		errs = append(errs, checkCodeSlots(s, t, o.deny)...)
+		errs = append(errs, checkResponseFiles(s, t)...) // respfile.go
 	}
 	errs = append(errs, checkNetwork(s)...) // network.go
 	if len(errs) > 0 {

@@ -28,6 +28,9 @@ type CommandToolBase struct {
 type slot struct {
 	arg   tool.Arg
 	place validate.Place // where it stands, as the program reads it
+	// respFiles: how the template's program reads response files, when
+	// the slot starts a word and it does (validate.ResponseFileValue).
+	respFiles string
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -67,8 +70,13 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	}
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	places := validate.Places(&spec, t)
+	resp := validate.ResponseFiles(t.Binary())
 	for i, a := range spec.Args {
-		b.slots = append(b.slots, slot{arg: a, place: places[a.Name]})
+		sl := slot{arg: a, place: places[a.Name]}
+		if sl.place.StartsWord {
+			sl.respFiles = resp
+		}
+		b.slots = append(b.slots, sl)
 		b.index[a.Name] = i
 	}
 	b.schema = Schema(&spec)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +21,8 @@ const (
 	// DefaultOutputLimit is the number of output bytes the model sees at most
 	// (not counting the omission marker).
 	DefaultOutputLimit = 2048
-	// DefaultPath is the PATH children get and LookPath searches.
+	// DefaultPath is the PATH children get and LookPath searches on Linux
+	// and the other Unix systems but macOS (see DefaultPathFor).
 	DefaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
@@ -47,6 +49,7 @@ type config struct {
 	timeout  time.Duration
 	limit    int
 	path     string
+	pathSet  bool // WithPath was given; otherwise DefaultPathFor
 	env      []string
 	mode     sandbox.Mode
 	read     []string
@@ -80,21 +83,36 @@ func WithEnv(kv ...string) Option {
 	return func(c *config) { c.env = append(c.env, kv...) }
 }
 
-// WithPath sets the PATH children get and LookPath searches, instead of
-// DefaultPath ("/usr/local/bin:/usr/bin:/bin"). The host's PATH is never used.
-// New rejects an empty PATH and one with an empty or relative entry.
-func WithPath(path string) Option { return func(c *config) { c.path = path } }
+// WithPath sets the PATH children get and LookPath searches, instead of the
+// system's default (DefaultPathFor: "/usr/local/bin:/usr/bin:/bin" on Linux).
+// The host's PATH is never used. New rejects an empty PATH and one with an
+// empty or relative entry (see CheckPath).
+func WithPath(path string) Option { return func(c *config) { c.path, c.pathSet = path, true } }
+
+// CheckPath returns the error New gives for path as WithPath's value on this
+// system, or nil: an empty PATH, or an entry that is empty or not absolute.
+func CheckPath(path string) error {
+	_, err := splitPath(path)
+	return err
+}
 
 // New returns a Kernel locked to workspace, which must exist and be a
 // directory; it is stored as an absolute path with symlinks resolved. Errors
 // are prefixed "kernel: ".
 func New(workspace string, opts ...Option) (*Kernel, error) {
-	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, path: DefaultPath, mode: sandbox.DefaultMode,
+	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, mode: sandbox.DefaultMode,
 		limits: Limits{Memory: DefaultMemoryLimit, Processes: DefaultProcessLimit}}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
+	}
+	if !c.pathSet {
+		path, err := DefaultPathFor(runtime.GOOS, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		c.path = path
 	}
 	ws, err := resolveWorkspace(workspace)
 	if err != nil {
@@ -192,18 +210,8 @@ func resolveWorkspace(dir string) (string, error) {
 	return real, nil
 }
 
-func splitPath(path string) ([]string, error) {
-	if path == "" {
-		return nil, errors.New("kernel: PATH is empty")
-	}
-	dirs := filepath.SplitList(path)
-	for _, d := range dirs {
-		if !filepath.IsAbs(d) {
-			return nil, fmt.Errorf("kernel: PATH entry %q is not absolute", d)
-		}
-	}
-	return dirs, nil
-}
+// splitPath splits path as this system separates its entries (pathrules.go).
+func splitPath(path string) ([]string, error) { return splitPathOn(runtime.GOOS, path) }
 
 // buildEnv returns the scrubbed environment: the fixed entries, then the
 // extras, a later key replacing an earlier one in place.

@@ -30,6 +30,7 @@ type Option func(*config)
 
 type config struct {
 	workspace   string
+	path        *string // WithCommandPath; nil: the kernel's default
 	timeout     time.Duration
 	outputLimit int
 	limits      limits // limits.go
@@ -56,6 +57,11 @@ type namedFactory struct {
 // WithWorkspace sets the directory commands run in and paths are confined
 // to. The zero value is the current directory.
 func WithWorkspace(dir string) Option { return func(c *config) { c.workspace = dir } }
+
+// WithCommandPath sets the PATH commands are looked up in and run with
+// (kernel.WithPath): entries separated as the system separates them, each
+// absolute. Default: the kernel's for the system (kernel.DefaultPathFor).
+func WithCommandPath(path string) Option { return func(c *config) { c.path = &path } }
 
 // WithTimeout sets the per-call timeout (default: the kernel's, 30s).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
@@ -160,6 +166,9 @@ func New(opts ...Option) (*Preset, error) {
 		o(&c)
 	}
 	var kopts []kernel.Option
+	if c.path != nil {
+		kopts = append(kopts, kernel.WithPath(*c.path))
+	}
 	if c.timeout > 0 {
 		kopts = append(kopts, kernel.WithTimeout(c.timeout))
 	}
