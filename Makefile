@@ -93,6 +93,7 @@ check: lint cross
 	@$(call IN_ADAPTERS,$(GO) mod tidy -diff)
 	$(GO) run ./cmd/toolgen generate --tools descriptors -check
 	$(GO) run ./cmd/toolgen generate --tools examples/agent/tools -check
+	$(GO) run ./cmd/toolgen generate --tools examples/build-tools -check
 
 generate:
 	$(GO) generate ./...

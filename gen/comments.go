@@ -86,6 +86,9 @@ func toolDoc(t *genTool) []string {
 	if t.spec.Writes {
 		p = append(p, "It declares that it writes inside the workspace.")
 	}
+	if t.spec.RunsCode {
+		p = append(p, "It declares that it runs the repository's own code (runs_code): it may execute what it builds, in a build cache of its workspace's own and a scratch directory.")
+	}
 	if t.spec.Network {
 		p = append(p, "It declares that it needs network access.")
 	}

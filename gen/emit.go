@@ -228,6 +228,9 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.Writes {
 		fields = append(fields, field("Writes", jen.True()))
 	}
+	if s.RunsCode {
+		fields = append(fields, field("RunsCode", jen.True()))
+	}
 	if s.Network {
 		fields = append(fields, field("Network", jen.True()))
 	}

@@ -176,7 +176,7 @@ func TestSchemaCompletesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "output_limit", "title", "writes"},
+		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "output_limit", "runs_code", "title", "writes"},
 		"slot":       {"default", "description", "enum", "flag", "pattern", "required", "type"},
 		"example":    {"args", "argv", "rejects"},
 	}

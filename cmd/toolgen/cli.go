@@ -48,7 +48,7 @@ type cmdEnv struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() []*command {
 	return []*command{
-		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, trustCmd, versionCmd, auditCmd,
+		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, trustCmd, versionCmd, auditCmd, cacheCmd,
 	}
 }
 

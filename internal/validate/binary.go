@@ -45,6 +45,7 @@ func CheckBinary(bin, workspace string, lookPath func(string) (string, error), o
 	if err := relativeBinary(bin); err != nil {
 		return err
 	}
+	o.deny = denyFor(o.runsCode, bin, o.deny)
 	p := bin
 	if !strings.HasPrefix(bin, "/") {
 		found, err := lookPath(bin)

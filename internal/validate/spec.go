@@ -38,6 +38,9 @@ type options struct {
 	// present reports whether the descriptor file gives a field (nil: no
 	// file); an empty description it gives is "blank", not "missing".
 	present func(field string) bool
+	// runsCode: CheckBinary judges the binary as a runs_code tool's
+	// (RunsCode).
+	runsCode bool
 	// argsUnread means the file's "arguments" could not be read, so the
 	// template's slots cannot be matched with declarations.
 	argsUnread bool
@@ -73,8 +76,10 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	add(err)
 	if t != nil {
 		add(relativeBinary(t.Binary()))
-		if entry, denied := o.deny.Match(t.Binary()); denied {
-			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
+		if entry, denied := denyFor(s.RunsCode, t.Binary(), o.deny).Match(t.Binary()); denied {
+			add(deniedError(t.Binary(), entry, s.RunsCode))
+		} else {
+			add(checkRunsCode(s, t)) // runscode.go
 		}
 		if !o.argsUnread {
 			add(checkSlotUse(s, t))

@@ -51,8 +51,13 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	if err != nil {
 		return nil, err
 	}
+	// The tool's own kernel: its access, and for a tool that runs code,
+	// its toolchain's install directories on the way to its binary.
+	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode})
 	// Where the binary resolves, on this kernel: not inside the workspace,
-	// not the same file as or a script of a denied program.
+	// not the same file as or a script of a denied program (a runs_code
+	// tool's toolchain entries lifted).
+	vopts = append(vopts, validate.RunsCode(spec.RunsCode))
 	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
@@ -64,7 +69,6 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
@@ -163,6 +167,9 @@ func cloneSpec(s tool.Spec) tool.Spec {
 	}
 	return s
 }
+
+// programs.Hook tells the kernel about toolchains too.
+var _ kernel.CodeRunners = programs.Hook{}
 
 // withPrograms returns k with package programs' hook when k has none, so
 // that a tool built on a bare kernel.New still runs git, curl and the rest

@@ -47,6 +47,16 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Privileges says what the call holds of the system's privileges
+	// (capabilities, no_new_privs, IPC and UTS namespaces); "" when the
+	// call is rejected.
+	Privileges string
+	// Syscalls says which system calls the call's seccomp filter refuses;
+	// "" when nothing confines the call.
+	Syscalls string
+	// Protected lists the protected paths and how they are kept from the
+	// call; "" when nothing confines the call.
+	Protected string
 	// Missing names each guarantee the call would not get, and why:
 	// strict refuses such a call, best-effort and off run it with a
 	// warning.
@@ -54,6 +64,13 @@ type Report struct {
 	// WorkspaceExec says what keeps the call from running code from the
 	// workspace; "" when nothing confines the call.
 	WorkspaceExec string
+	// RunsCode is the line of a tool that runs the repository's code
+	// (runs_code): what runs, what holds, what does not; "" for other
+	// tools.
+	RunsCode string
+	// BuildCache is such a tool's build cache (its workspace's own) and
+	// how to remove it; "" for other tools.
+	BuildCache string
 	// Env is the exact environment the command would get; nil when rejected.
 	Env []string
 	// Exec is the execute set: the only files the command and everything it
@@ -89,8 +106,8 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		if spec.OutputLimit > 0 {
 			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
 		}
-		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts}
-		r.explainSpec(t, k, args)
+		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode}
+		r.explainSpec(t, k.WithAccess(a), args) // a tool that runs code finds its toolchain where it is installed
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
 			for _, name := range rt.RunsAlso() {
 				if p, err := resolve(k, name); err == nil {
@@ -113,8 +130,12 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	if path != "" {
 		// What the spawn path gives the call (a trial start, killed
 		// before the program runs, on the first use).
+		r.explainBuild(ka, path)
 		g := ka.Guarantees(path, also...)
 		r.Descendants = g.Descendants
+		r.Privileges = g.Privileges
+		r.Syscalls = g.Syscalls
+		r.Protected = g.Protected
 		if g.Processes != "" {
 			r.Limits += "; process cap: " + g.Processes
 		}
@@ -124,6 +145,27 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Missing = g.Missing
 	}
 	return r
+}
+
+// explainBuild fills the lines of a tool that runs code (runs_code).
+func (r *Report) explainBuild(k *kernel.Kernel, path string) {
+	b, ok := k.Build(path)
+	if !ok {
+		return
+	}
+	tc := "no toolchain profile"
+	if b.Toolchain != "" {
+		tc = "the " + b.Toolchain + " toolchain"
+	}
+	r.Limits = limitsText(runtime.GOOS, b.Limits.String()) + "; no memory cgroup: each process is capped, not their sum"
+	r.Exec = nil // it may execute what it reads: the confinement line says so
+	r.RunsCode = fmt.Sprintf("yes (%s): what runs is the repository's own code (build files, tests, scripts, what it compiles), "+
+		"executed from the workspace, its build cache and its scratch directory; what holds: reads (workspace, system, the toolchain: %s), "+
+		"writes (the workspace only if the tool writes, the build cache, the scratch directory), the network line, the limits, "+
+		"descendant control and configuration isolation; what does not: the execute set and the noexec workspace",
+		tc, strings.Join(append(b.Read, "the build cache"), ", "))
+	r.BuildCache = b.Cache + " (this workspace's own, outside it; the scratch directory is tmp/call-* in it, removed after each call; " +
+		"remove every build cache with: toolgen cache clean)"
 }
 
 func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMessage) {
@@ -256,8 +298,21 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.Privileges != "" {
+		fmt.Fprintf(&b, "privileges:  %s\n", r.Privileges)
+	}
+	if r.Syscalls != "" {
+		fmt.Fprintf(&b, "syscalls:    %s\n", r.Syscalls)
+	}
+	if r.Protected != "" {
+		fmt.Fprintf(&b, "protected:   %s (names: %s)\n", r.Protected, strings.Join(sandbox.ProtectedNames(), " "))
+	}
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
+	if r.RunsCode != "" {
+		fmt.Fprintf(&b, "runs code:   %s\n", r.RunsCode)
+		fmt.Fprintf(&b, "build cache: %s\n", r.BuildCache)
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)

@@ -42,6 +42,9 @@ type Kernel struct {
 	access    Access     // confine.go; set by WithAccess
 	egress    EgressFunc // egress.go; set by WithEgress
 	programs  Programs   // programs.go; set by WithPrograms
+	buildRoot string     // build.go: the root of the build caches
+	scratch   string     // build.go: the scratch directory of the one call this copy of the kernel runs
+	protect   []string   // protect.go; set by WithProtected
 }
 
 // config collects what the options set; New validates it.
@@ -56,6 +59,10 @@ type config struct {
 	limits   Limits
 	egress   EgressFunc // egress.go
 	programs Programs   // programs.go
+	// buildRoot is WithBuildCache's directory (build.go); "" for the
+	// default.
+	buildRoot string
+	protect   []string // protect.go
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -144,6 +151,14 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := buildRootOf(c.buildRoot)
+	if err != nil {
+		return nil, err
+	}
+	protect, err := cleanAbs(c.protect)
+	if err != nil {
+		return nil, err
+	}
 	home, err := privateHome()
 	if err != nil {
 		return nil, err
@@ -165,6 +180,8 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		limits:    c.limits,
 		egress:    c.egress,
 		programs:  c.programs,
+		buildRoot: root,
+		protect:   protect,
 	}, nil
 }
 

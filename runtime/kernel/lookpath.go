@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 )
 
@@ -24,14 +25,16 @@ var ErrNotExecutable = errors.New("not executable")
 var errIsDir = fmt.Errorf("%w: is a directory", ErrNotExecutable)
 
 // LookPath resolves a bare command name to an absolute path by searching the
-// kernel's scrubbed PATH (see WithPath), never the host's. It returns the
-// first entry that is a regular file the system runs directly (an execute
-// bit; on Windows, name with each .exe and .com extension of %PATHEXT%, in
-// its order: see pathrules.go); directories are skipped. The error wraps
-// ErrNotFound when nothing matched and ErrNotExecutable when only
-// non-executable files matched (or, on Windows, the name asks for a .bat or
-// .cmd file, which runs through a shell). A name that is empty or contains
-// a path separator is an error: such names are not looked up.
+// kernel's scrubbed PATH (see WithPath), never the host's; for a tool that
+// runs code (Access.RunsCode), then the directories its toolchain is
+// installed in (CodeRunners.InstallDirs). It returns the first entry that
+// is a regular file the system runs directly (an execute bit; on Windows,
+// name with each .exe and .com extension of %PATHEXT%, in its order: see
+// pathrules.go); directories are skipped. The error wraps ErrNotFound when
+// nothing matched and ErrNotExecutable when only non-executable files
+// matched (or, on Windows, the name asks for a .bat or .cmd file, which
+// runs through a shell). A name that is empty or contains a path separator
+// is an error: such names are not looked up.
 func (k *Kernel) LookPath(name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("kernel: empty command name: %w", ErrNotFound)
@@ -44,7 +47,9 @@ func (k *Kernel) LookPath(name string) (string, error) {
 		return "", fmt.Errorf("kernel: %w", err)
 	}
 	denied := ""
-	for _, dir := range k.dirs {
+	// A tool that runs code also finds its toolchain where it is
+	// installed outside PATH (/usr/local/go/bin), after PATH.
+	for _, dir := range append(slices.Clip(k.dirs), k.installDirs(name)...) {
 		for _, n := range names {
 			p := filepath.Join(dir, n)
 			err := checkExecutable(p)

@@ -77,7 +77,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 			c.done()
 			return nil, fmt.Errorf("kernel: %w", err)
 		}
-		attr.Env = shimEnv(attr.Env, path, k.limits)
+		attr.Env = shimEnv(attr.Env, path, k.buildLimits(path))
 		attr.Files = append(attr.Files, c.egress.child)
 		leaderPath = "/proc/self/exe"
 	}
@@ -93,7 +93,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 				return err
 			}
 		}
-		limits := k.limits
+		limits := k.buildLimits(path)
 		if shim {
 			limits.Memory = 0 // the shim sets it on itself before its execve
 		}

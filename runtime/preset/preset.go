@@ -187,6 +187,7 @@ func New(opts ...Option) (*Preset, error) {
 	// What the kernel must force on each program it runs (git's
 	// configuration, curl's .curlrc …) comes from package programs.
 	kopts = append(kopts, kernel.WithPrograms(programs.Hook{}))
+	kopts = append(kopts, c.protectedOption()) // trust.go
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
 		return nil, err
@@ -293,7 +294,7 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 	spec := st.Spec()
 	tmpl, err := validate.Spec(&spec, validate.WithDenyList(p.deny))
 	if err == nil { // the file the binary resolves to, judged by the preset's list too
-		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny))
+		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny), validate.RunsCode(spec.RunsCode))
 	}
 	if err != nil {
 		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)

@@ -11,7 +11,7 @@ import (
 // TestBundlesAreCopies: what an importer does to a bundle it was given
 // changes neither the next copy nor what a policy reads.
 func TestBundlesAreCopies(t *testing.T) {
-	for _, get := range []func() sandbox.Bundle{sandbox.System, sandbox.Network} {
+	for _, get := range []func() sandbox.Bundle{sandbox.System, sandbox.Network, sandbox.Build} {
 		b := get()
 		want := get()
 		b.Name = "widened"

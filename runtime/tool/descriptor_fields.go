@@ -11,7 +11,7 @@ import (
 )
 
 // topFields are the fields of a descriptor object.
-var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "title", "destructive", "output_limit", "examples"}
+var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "runs_code", "network", "title", "destructive", "output_limit", "examples"}
 
 // argFields are the fields of a slot object.
 var argFields = []string{"type", "description", "required", "default", "enum", "pattern", "flag"}
@@ -102,6 +102,8 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 		s.Command, err = d.str(key)
 	case "writes":
 		s.Writes, err = d.boolean(key)
+	case "runs_code":
+		s.RunsCode, err = d.boolean(key)
 	case "network":
 		s.Network, s.Hosts, err = d.network(key)
 	case "title":

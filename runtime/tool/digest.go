@@ -12,7 +12,7 @@ import (
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
 // there is none — pattern, and flag when there is one), writes, network,
-// then hosts (in order), title, destructive and output_limit, each only
+// then hosts (in order), title, destructive, output_limit and runs_code, each only
 // when set: a Spec without them keeps the digest it had before they
 // existed. Examples are left out: they document a tool without changing
 // what it runs.
@@ -34,6 +34,7 @@ func Digest(s Spec) string {
 		Title:       s.Title,
 		Destructive: s.Destructive,
 		OutputLimit: s.OutputLimit,
+		RunsCode:    s.RunsCode,
 	}
 	for i, a := range s.Args {
 		ca := canonicalArg{
@@ -73,6 +74,8 @@ type canonicalSpec struct {
 	// OutputLimit is left out when zero, so that Specs without one keep
 	// the digests they had before the field existed.
 	OutputLimit int `json:"output_limit,omitempty"`
+	// RunsCode is left out when false, like OutputLimit.
+	RunsCode bool `json:"runs_code,omitempty"`
 }
 
 type canonicalArg struct {

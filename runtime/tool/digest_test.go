@@ -64,6 +64,7 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		"command":            func(s *tool.Spec) { s.Command = "grep -rni {pattern} {path}" },
 		"writes":             func(s *tool.Spec) { s.Writes = true },
 		"network":            func(s *tool.Spec) { s.Network = true },
+		"runs_code":          func(s *tool.Spec) { s.RunsCode = true },
 		"hosts":              func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443"} },
 		"hosts more":         func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443", "github.com:443"} },
 		"hosts order":        func(s *tool.Spec) { s.Hosts = []string{"github.com:443", "api.github.com:443"} },

@@ -57,6 +57,16 @@ type Spec struct {
 	// Writes declares that the command writes inside the workspace. The zero
 	// value means it only reads; confinement (where available) enforces it.
 	Writes bool
+	// RunsCode declares that the command runs the repository's own code:
+	// build files, tests, scripts, what it compiles (the descriptor's
+	// "runs_code": true). Only then may its program be a build or test
+	// runner of the deny list's build-tools group (go, make, cargo, npm,
+	// node --test, python3 -m pytest …, each with a toolchain profile in
+	// package programs); the call then keeps every confinement but the
+	// execute set and the noexec workspace, and gets a build cache of its
+	// workspace's own and a scratch directory. The zero value means it runs
+	// no code of the repository.
+	RunsCode bool
 	// Network declares that the command needs network access to every host
 	// (the descriptor's "network": true). The zero value means none;
 	// confinement (where available) enforces it. Prefer Hosts.
