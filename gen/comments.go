@@ -98,6 +98,7 @@ func toolDoc(t *genTool) []string {
 	if t.spec.OutputLimit != 0 {
 		p = append(p, fmt.Sprintf("The model sees at most %d bytes of its output.", t.spec.OutputLimit))
 	}
+	p = append(p, runDoc(t.spec)...) // duration.go
 	if len(t.spec.Args) == 0 {
 		p = append(p, "It takes no arguments.")
 	} else {

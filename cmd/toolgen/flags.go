@@ -35,6 +35,7 @@ type toolFlags struct {
 	only       nameList
 	noBuiltins bool
 	timeout    time.Duration
+	maxTimeout durationFlag // the longest any call may run; caps a descriptor's timeout
 	// Resource limits of each call (run flags); unset leaves the kernel's
 	// defaults.
 	memoryLimit  sizeFlag
@@ -65,7 +66,10 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 		"when served tools (exec, tools that write) could write new descriptors there")
 	f.runs, f.cmdName = runs, fs.Name()
 	if runs {
-		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
+		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout of the tools whose descriptor sets no \"timeout\"; "+
+			"the whole process group is killed when it passes")
+		fs.Var(&f.maxTimeout, "max-timeout", "`DUR` the longest any call may run: a descriptor's \"timeout\" above it is capped to it; "+
+			"at least --timeout (default 10m, or --timeout when that is longer)")
 		f.confine = sandbox.DefaultMode
 		fs.Var(&f.memoryLimit, "memory-limit", "`SIZE` of the address space of each process a call starts, such as 512MiB or 2GiB; "+
 			"none for no cap (default 1GiB)")
@@ -92,6 +96,10 @@ func (f *toolFlags) checkRunFlags() error {
 	switch {
 	case f.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	case f.maxTimeout.set && f.maxTimeout.d <= 0:
+		return fmt.Errorf("--max-timeout %v: want a positive duration, such as 10m or 1h", f.maxTimeout.d)
+	case f.maxTimeout.set && f.maxTimeout.d < f.timeout:
+		return fmt.Errorf("--max-timeout %v is shorter than --timeout %v: the maximum bounds every call's timeout", f.maxTimeout.d, f.timeout)
 	case f.outputLimit.set && (f.outputLimit.n < 1 || f.outputLimit.n > kernel.MaxOutputLimit):
 		return fmt.Errorf("--output-limit %d bytes: want 1 to %d (1MiB)", f.outputLimit.n, kernel.MaxOutputLimit)
 	case f.memoryLimit.set && f.memoryLimit.n > 0 && f.memoryLimit.n < 16<<20:
@@ -176,6 +184,9 @@ func (f *toolFlags) options() []preset.Option {
 	}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	if f.maxTimeout.set {
+		opts = append(opts, preset.WithMaxTimeout(f.maxTimeout.d))
 	}
 	if f.outputLimit.set {
 		opts = append(opts, preset.WithOutputLimit(int(f.outputLimit.n)))

@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 	progs := map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		"attack":  attackMain,
+		// toolgen-ticker N prints "tick I" on stdout and "warn I" on
+		// stderr N times, 250ms apart: a command that runs long and
+		// prints as it goes (serve_progress_e2e_test.go).
+		"toolgen-ticker": tickerMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
 		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {

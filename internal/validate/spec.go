@@ -98,6 +98,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 		errs = append(errs, checkArg(&o, a, t, places)...)
 	}
 	add(checkOutputLimit(s))
+	add(checkRunFields(s)) // runlimits.go
 	if t != nil && !o.argsUnread {
 		errs = append(errs, checkWords(s, t)...)
 		errs = append(errs, checkCodeSlots(s, t, o.deny)...)

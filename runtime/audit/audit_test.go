@@ -68,7 +68,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 	grep := a.Wrap(commandTool(t, "grep_text", "grep -rn {pattern} {path}", 10*time.Second, str("pattern"),
 		tool.Arg{Name: "path", Type: tool.Path, Required: true, Description: "where"}), tool.FormBuiltin)
 	nap := a.Wrap(commandTool(t, "nap", "sleep {secs}", 300*time.Millisecond, str("secs")), tool.FormDescriptor)
-	ctx := WithCaller(context.Background(), Caller{Transport: "http", Session: "S1"})
+	ctx := WithCaller(context.Background(), Caller{Transport: "http", Session: "S1", Key: "wf/run/7"})
 
 	text, err := grep.Call(ctx, json.RawMessage(`{"pattern":"needle","path":"."}`))
 	require.NoError(t, err)
@@ -99,6 +99,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 	ok := recs[0]
 	assert.Equal(t, "http", ok.Transport)
 	assert.Equal(t, "S1", ok.Session)
+	assert.Equal(t, "wf/run/7", ok.Key, "the caller's idempotency key")
 	assert.Equal(t, "grep_text", ok.Tool)
 	assert.Equal(t, "builtin", ok.Form)
 	assert.JSONEq(t, `{"pattern":"needle","path":"."}`, string(ok.Args))
@@ -113,6 +114,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 
 	dash := recs[1]
 	assert.Equal(t, "cli", dash.Transport, "no Caller: the auditor's transport")
+	assert.Empty(t, dash.Key, "no Caller: no key")
 	assert.Equal(t, 614, dash.Code)
 	assert.Equal(t, "leading dash", dash.Rule)
 	assert.Empty(t, dash.Argv, "nothing ran")

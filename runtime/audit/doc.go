@@ -13,7 +13,9 @@
 //
 // One JSON object per line (Record), fields in this order: seq (per log, from
 // 1, continued across rotations: a gap is a lost line), time (UTC,
-// RFC 3339 with nanoseconds), transport and session (who called), tool, form
+// RFC 3339 with nanoseconds), transport, session and key (who called; key is
+// the caller's idempotency key, e.g. a Temporal activity's
+// WORKFLOW_ID/RUN_ID/ACTIVITY_ID, the same for every retry), tool, form
 // (builtin, generated, descriptor or exec), args (the model's arguments,
 // verbatim; args_text instead when they are not valid JSON), redacted (the
 // slots whose values were replaced by "[redacted]"), argv (what actually ran,

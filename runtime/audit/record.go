@@ -14,6 +14,7 @@ type Record struct {
 	Time         string   `json:"time"`
 	Transport    string   `json:"transport,omitempty"`
 	Session      string   `json:"session,omitempty"`
+	Key          string   `json:"key,omitempty"`
 	Tool         string   `json:"tool"`
 	Form         string   `json:"form,omitempty"`
 	Args         rawJSON  `json:"args,omitempty"`

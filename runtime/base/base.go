@@ -72,6 +72,8 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
+	k = k.WithTimeoutOf(spec.Timeout) // the descriptor's own timeout, capped at the run's maximum
+	k = k.WithSeparateStderr(spec.Stderr.Separate())
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	places := validate.Places(&spec, t)
 	resp := validate.ResponseFiles(t.Binary())
@@ -100,8 +102,10 @@ func (b *CommandToolBase) InputSchema() json.RawMessage { return b.schema }
 func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
 
 // Kernel returns the kernel the tool runs on: the one given to New, with the
-// Spec's access (kernel.(*Kernel).WithAccess) and, when the Spec sets one,
-// its output limit (kernel.(*Kernel).WithOutputLimitOf).
+// Spec's access (kernel.(*Kernel).WithAccess) and, when the Spec sets them,
+// its output limit (kernel.(*Kernel).WithOutputLimitOf), its timeout,
+// capped at the kernel's maximum (kernel.(*Kernel).WithTimeoutOf), and its
+// stderr mode (kernel.(*Kernel).WithSeparateStderr).
 func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
 
 // Call validates args, assembles the argv and runs it, and returns the text
@@ -137,7 +141,7 @@ func (b *CommandToolBase) RunsAlso() []string { return slices.Clone(b.also) }
 
 // run runs argv on the tool's kernel; an error names the tool.
 func (b *CommandToolBase) run(ctx context.Context, argv []string) (kernel.Result, error) {
-	res, err := b.kernel.RunAlso(ctx, argv, b.also)
+	res, err := b.kernel.RunAlso(ProgressContext(ctx), argv, b.also)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", b.spec.Name, err)
 	}

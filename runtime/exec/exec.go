@@ -260,7 +260,7 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := t.kernel.Run(ctx, argv)
+	res, err := t.kernel.Run(base.ProgressContext(ctx), argv)
 	if err != nil {
 		return res.Text(), fmt.Errorf("%s: %w", Name, err)
 	}

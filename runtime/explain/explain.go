@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -31,13 +32,19 @@ type Report struct {
 	// Template is the command template ("" for ExecTool).
 	Template string
 	// Workspace, Timeout and OutputLimit are the kernel's settings; a tool
-	// whose Spec sets its own OutputLimit has that one instead.
+	// whose Spec sets its own OutputLimit has that one instead, and one that
+	// sets its own Timeout has that one, capped at the kernel's maximum,
+	// with where it comes from: "5m0s (the tool's timeout)", or "10m0s (the
+	// tool's timeout 30m0s, capped by the run's maximum)".
 	Workspace   string
 	Timeout     string
 	OutputLimit int
 	// OutputLimitFrom says where OutputLimit comes from: "the tool's
 	// output_limit" or "the run's limit" (--output-limit, or the default).
 	OutputLimitFrom string
+	// StderrApart reports that the tool keeps stderr apart from stdout
+	// (its descriptor's "stderr": "separate"), each bounded by OutputLimit.
+	StderrApart bool
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
 	// Network is the network the call gets (none, every host or only the
@@ -88,9 +95,13 @@ type Report struct {
 // Call explains a call of the tool in entry with args on kernel k (the
 // preset's kernel). It never runs the command.
 func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
+	timeout := k.Timeout().String()
+	if st, ok := entry.Tool.(tool.SpecTool); ok && st.Spec().Timeout > 0 {
+		k, timeout = timeoutOf(k, st.Spec().Timeout)
+	}
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
-		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
+		Workspace: k.Workspace(), Timeout: timeout, OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
 		Limits:      limitsText(runtime.GOOS, k.Limits().String()),
 		Descendants: kernel.DescendantControl(),
 	}
@@ -106,6 +117,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		if spec.OutputLimit > 0 {
 			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
 		}
+		r.StderrApart = spec.Stderr.Separate()
 		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode}
 		r.explainSpec(t, k.WithAccess(a), args) // a tool that runs code finds its toolchain where it is installed
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
@@ -198,6 +210,16 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 	argv[0] = resolved
 	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), r.OutputLimit)
 	r.Argv = argv
+}
+
+// timeoutOf returns the kernel a tool asking for d runs on, and its
+// timeout's text: the duration and where it comes from.
+func timeoutOf(k *kernel.Kernel, d time.Duration) (*kernel.Kernel, string) {
+	tk := k.WithTimeoutOf(d)
+	if tk.Timeout() < d {
+		return tk, fmt.Sprintf("%s (the tool's timeout %s, capped by the run's maximum)", tk.Timeout(), d)
+	}
+	return tk, fmt.Sprintf("%s (the tool's timeout)", tk.Timeout())
 }
 
 // limitsText is the limits line: the caps; off Linux the kernel sets no
@@ -294,6 +316,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "workspace:   %s\n", r.Workspace)
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
 	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept; %s)\n", r.OutputLimit, r.OutputLimitFrom)
+	if r.StderrApart {
+		fmt.Fprintf(&b, "stderr:      kept apart from stdout, at most %d bytes of its own (the tool's stderr: separate)\n", r.OutputLimit)
+	}
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)

@@ -31,34 +31,43 @@ const (
 type Kernel struct {
 	workspace string
 	timeout   time.Duration
-	limit     int
-	path      string
-	dirs      []string // path split into its (absolute) entries
-	env       []string // without the per-program entries (the Programs hook's)
-	home      string   // the children's HOME: empty, private, never the workspace
-	mode      sandbox.Mode
-	read      []string   // WithReadable
-	limits    Limits     // limits.go
-	access    Access     // confine.go; set by WithAccess
-	egress    EgressFunc // egress.go; set by WithEgress
-	programs  Programs   // programs.go; set by WithPrograms
-	buildRoot string     // build.go: the root of the build caches
-	scratch   string     // build.go: the scratch directory of the one call this copy of the kernel runs
-	protect   []string   // protect.go; set by WithProtected
+	// maxTimeout caps WithTimeoutOf (timeout.go); cpuFromTimeout says
+	// that limits.CPU is the default, the timeout, and follows it there.
+	maxTimeout     time.Duration
+	cpuFromTimeout bool
+	limit          int
+	path           string
+	dirs           []string // path split into its (absolute) entries
+	env            []string // without the per-program entries (the Programs hook's)
+	home           string   // the children's HOME: empty, private, never the workspace
+	mode           sandbox.Mode
+	read           []string   // WithReadable
+	limits         Limits     // limits.go
+	access         Access     // confine.go; set by WithAccess
+	egress         EgressFunc // egress.go; set by WithEgress
+	programs       Programs   // programs.go; set by WithPrograms
+	buildRoot      string     // build.go: the root of the build caches
+	scratch        string     // build.go: the scratch directory of the one call this copy of the kernel runs
+	protect        []string   // protect.go; set by WithProtected
+	// separateStderr keeps stderr apart from stdout (stderr.go).
+	separateStderr bool
 }
 
 // config collects what the options set; New validates it.
 type config struct {
-	timeout  time.Duration
-	limit    int
-	path     string
-	pathSet  bool // WithPath was given; otherwise DefaultPathFor
-	env      []string
-	mode     sandbox.Mode
-	read     []string
-	limits   Limits
-	egress   EgressFunc // egress.go
-	programs Programs   // programs.go
+	timeout time.Duration
+	// maxTimeout is WithMaxTimeout's, when hasMaxTimeout (timeout.go).
+	maxTimeout    time.Duration
+	hasMaxTimeout bool
+	limit         int
+	path          string
+	pathSet       bool // WithPath was given; otherwise DefaultPathFor
+	env           []string
+	mode          sandbox.Mode
+	read          []string
+	limits        Limits
+	egress        EgressFunc // egress.go
+	programs      Programs   // programs.go
 	// buildRoot is WithBuildCache's directory (build.go); "" for the
 	// default.
 	buildRoot string
@@ -71,7 +80,8 @@ type Option func(*config)
 // WithTimeout sets how long one command may run, counted from just before it
 // is started; when it elapses the process group is killed and the Result has
 // ExitCode 124 and TimedOut set. Default DefaultTimeout (30s). New rejects
-// d <= 0.
+// d <= 0 and a d longer than WithMaxTimeout's maximum. A tool that asks for
+// its own timeout gets a derived kernel (WithTimeoutOf).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithOutputLimit sets the model-visible output cap in bytes: Result.Output
@@ -128,6 +138,9 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if c.timeout <= 0 {
 		return nil, fmt.Errorf("kernel: timeout must be positive, got %v", c.timeout)
 	}
+	if err := c.checkMaxTimeout(); err != nil { // timeout.go
+		return nil, err
+	}
 	if c.limit <= 0 {
 		return nil, fmt.Errorf("kernel: output limit must be positive, got %d", c.limit)
 	}
@@ -138,7 +151,8 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.limits.CPU == 0 {
+	cpuFromTimeout := c.limits.CPU == 0
+	if cpuFromTimeout {
 		c.limits.CPU = c.timeout
 	}
 	if err := c.limits.check(); err != nil {
@@ -168,20 +182,22 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		return nil, err
 	}
 	return &Kernel{
-		workspace: ws,
-		timeout:   c.timeout,
-		limit:     c.limit,
-		path:      c.path,
-		dirs:      dirs,
-		env:       env,
-		home:      home,
-		mode:      c.mode,
-		read:      read,
-		limits:    c.limits,
-		egress:    c.egress,
-		programs:  c.programs,
-		buildRoot: root,
-		protect:   protect,
+		workspace:      ws,
+		timeout:        c.timeout,
+		maxTimeout:     c.maxTimeout,
+		cpuFromTimeout: cpuFromTimeout,
+		limit:          c.limit,
+		path:           c.path,
+		dirs:           dirs,
+		env:            env,
+		home:           home,
+		mode:           c.mode,
+		read:           read,
+		limits:         c.limits,
+		egress:         c.egress,
+		programs:       c.programs,
+		buildRoot:      root,
+		protect:        protect,
 	}, nil
 }
 

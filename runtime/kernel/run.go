@@ -154,22 +154,17 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	}
 	defer c.done()
 	res.Notice = c.note
-	out := newBoundedBuffer(k.limit)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		drain(c.out, out)
-	}()
+	outs := k.readOutput(ctx, c, start)
 	exited, reap := watchLeader(c.proc)
 	var ctxErr error
 	res.TimedOut, ctxErr = await(ctx, exited, timeout.C)
+	outs.report.halt() // no report once the call is decided
 	killGroup(c.proc.Pid)
 	ps, waitErr := reap()
-	stopDrain(c.out, drained)
+	outs.finish(&res)
 	res.Notice = joinNotes(res.Notice, c.networkNotice())
 	res.Notice = joinNotes(res.Notice, protected.restore())
 	res.Duration = time.Since(start)
-	res.setOutput(out.clip())
 	switch {
 	case res.TimedOut:
 		res.ExitCode = 124
@@ -179,7 +174,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
 	}
 	if ps != nil && ctxErr == nil {
-		res.Limit = c.limitReason(k.buildLimits(res.Argv[0]), ps, res.Output, res.TimedOut)
+		res.Limit = c.limitReason(k.buildLimits(res.Argv[0]), ps, res.Output+res.Stderr, res.TimedOut)
 	}
 	if ctxErr != nil {
 		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)
@@ -214,23 +209,6 @@ func killGroup(pid int) {
 	if pid > 1 {
 		killPgid(pid) // signal_unix.go, signal_windows.go
 	}
-}
-
-// stopDrain waits for the output to reach EOF, but at most drainGrace: past
-// that, a process outside the group still holds the pipe, and reading stops
-// once what the pipe already holds is read.
-func stopDrain(r *os.File, drained <-chan struct{}) {
-	t := time.NewTimer(drainGrace)
-	defer t.Stop()
-	select {
-	case <-drained:
-	case <-t.C:
-		if r.SetReadDeadline(time.Now()) != nil {
-			r.Close() // not pollable: closing unblocks the read instead
-		}
-		<-drained
-	}
-	r.Close()
 }
 
 // exitCode is the shell-style status: the exit code, or 128+n for signal n.

@@ -15,10 +15,13 @@ import (
 
 // call is one started command.
 type call struct {
-	proc  *os.Process
-	out   *os.File // read end of the output pipe
-	note  string   // Result.Notice
-	spawn *spawner
+	proc *os.Process
+	out  *os.File // read end of the output pipe
+	// errOut is the read end of the stderr pipe when stderr is kept
+	// apart (stderr.go), nil when it shares out.
+	errOut *os.File
+	note   string // Result.Notice
+	spawn  *spawner
 	// refusals is the fork refusals of the spawner's pids cgroup before
 	// the call: more after it means the process cap was reached.
 	refusals uint64
@@ -40,7 +43,8 @@ var devNullFile = sync.OnceValues(func() (*os.File, error) { return os.Open(os.D
 // start starts argv (argv[0] absolute) as the leader of a new process group
 // (and PID namespace, where possible), from the spawner of pol, in the
 // workspace, with the child environment, stdin from the null device and
-// stdout and stderr on one pipe; then it applies the resource limits.
+// stdout and stderr on one pipe (on two when k keeps stderr apart); then it
+// applies the resource limits.
 func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*call, error) {
 	path := argv[0]
 	devNull, err := devNullFile()
@@ -68,12 +72,18 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
 	c.out = r
+	var ew *os.File
+	if c.errOut, ew, err = k.stderrPipe(w); err != nil { // stderr.go
+		w.Close()
+		c.done()
+		return nil, err
+	}
 	shim := k.egressActive() && state != nsNone
-	attr := os.ProcAttr{Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w}}
+	attr := os.ProcAttr{Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, ew}}
 	leaderPath := path
 	if shim {
 		if c.egress, err = newEgressCall(); err != nil {
-			w.Close()
+			closeWriteEnds(w, ew)
 			c.done()
 			return nil, fmt.Errorf("kernel: %w", err)
 		}
@@ -103,7 +113,7 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil
 	}
 	l, err := startLeader(s, k.mode == sandbox.Strict, leaderPath, argv, attr, chroot, k.noNet(), shim, setup)
-	w.Close() // the child has its copy; EOF comes when every holder is gone
+	closeWriteEnds(w, ew) // the child has its copies; EOF comes when every holder is gone
 	if err == nil && shim {
 		if err = c.egress.serve(k); err != nil {
 			l.proc.Kill()
@@ -133,6 +143,9 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 func (c *call) done() {
 	if c.out != nil {
 		c.out.Close()
+	}
+	if c.errOut != nil {
+		c.errOut.Close()
 	}
 	c.egress.finish()
 	release(c.spawn)

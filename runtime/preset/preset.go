@@ -32,6 +32,7 @@ type config struct {
 	workspace   string
 	path        *string // WithCommandPath; nil: the kernel's default
 	timeout     time.Duration
+	maxTimeout  time.Duration
 	outputLimit int
 	limits      limits // limits.go
 	denyExtra   []string
@@ -63,8 +64,16 @@ func WithWorkspace(dir string) Option { return func(c *config) { c.workspace = d
 // absolute. Default: the kernel's for the system (kernel.DefaultPathFor).
 func WithCommandPath(path string) Option { return func(c *config) { c.path = &path } }
 
-// WithTimeout sets the per-call timeout (default: the kernel's, 30s).
+// WithTimeout sets the per-call timeout of every tool that does not set its
+// own (default: the kernel's, 30s).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithMaxTimeout sets the longest any call may run: a tool whose Spec asks
+// for a longer Timeout (a descriptor's "timeout") runs with this one
+// (kernel.WithMaxTimeout). Default: the kernel's, kernel.DefaultMaxTimeout
+// (10m), or the timeout when that is longer. New fails when it is shorter
+// than WithTimeout's.
+func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTimeout = d } }
 
 // WithOutputLimit sets the run's model-visible output limit in bytes, 1 to
 // kernel.MaxOutputLimit (default: the kernel's, 2048). A tool whose Spec sets
@@ -171,6 +180,9 @@ func New(opts ...Option) (*Preset, error) {
 	}
 	if c.timeout > 0 {
 		kopts = append(kopts, kernel.WithTimeout(c.timeout))
+	}
+	if c.maxTimeout > 0 {
+		kopts = append(kopts, kernel.WithMaxTimeout(c.maxTimeout))
 	}
 	if c.outputLimit > 0 {
 		kopts = append(kopts, kernel.WithOutputLimit(c.outputLimit))
