@@ -71,7 +71,7 @@ func newProgRepo(t testing.TB) *progRepo {
 // value) in order, as its environment gives them to git
 // (GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n), for a look that finds nothing
 // set.
-func gitForced(t testing.TB) [][2]string {
+func gitForced(t testing.TB, ws string) [][2]string {
 	t.Helper()
 	git, err := exec.LookPath("git")
 	require.NoError(t, err)
@@ -79,7 +79,10 @@ func gitForced(t testing.TB) [][2]string {
 		return exec.Command("false").Run()
 	}
 	vars := map[string]string{}
-	env := programs.Hook{}.Env(git, t.TempDir(), t.TempDir(), []string{"status"}, none)
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real // the kernel's workspace is resolved
+	}
+	env := programs.Hook{}.Env(git, ws, t.TempDir(), []string{"status"}, none)
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
@@ -439,7 +442,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 	r.appendFile(t, "f.txt", "two\n")
 	var b strings.Builder
 	b.WriteString("[color]\n\tui = always\n")
-	for _, kv := range gitForced(t) {
+	for _, kv := range gitForced(t, r.ws) {
 		if name, ok := strings.CutPrefix(kv[0], "color."); ok && name != "ui" {
 			fmt.Fprintf(&b, "\t%s = always\n", name)
 		}
@@ -466,7 +469,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	r := newProgRepo(t)
 	var b strings.Builder
-	for _, kv := range gitForced(t) {
+	for _, kv := range gitForced(t, r.ws) {
 		sec, key, _ := strings.Cut(kv[0], ".")
 		if sub, name, ok := strings.Cut(key, "."); ok {
 			fmt.Fprintf(&b, "[%s %q]\n\t%s = %s\n", sec, sub, name, r.evil)
@@ -476,7 +479,7 @@ func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	}
 	r.appendFile(t, ".git/config", b.String())
 	r.appendFile(t, ".gitconfig", b.String())
-	for _, kv := range gitForced(t) {
+	for _, kv := range gitForced(t, r.ws) {
 		res := r.kernelRun(t, []string{"git", "config", "--get-all", kv[0]})
 		vals := strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n")
 		assert.Equal(t, kv[1], vals[len(vals)-1], "%s: the last value (the one git uses) is not forced", kv[0])
