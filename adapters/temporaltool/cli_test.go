@@ -34,10 +34,14 @@ func binaries(t testing.TB) string {
 		if binErr != nil {
 			return
 		}
-		for _, b := range [][2]string{{"../../cmd/toolgen", "toolgen"}, {"./cmd/toolgen-temporal-worker", "toolgen-temporal-worker"}} {
-			out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, b[1]), b[0]).CombinedOutput()
+		// Each program is built in its own module: toolgen in the core
+		// module at the repository root, the worker in this one.
+		for _, b := range [][3]string{{"../..", "./cmd/toolgen", "toolgen"}, {".", "./cmd/toolgen-temporal-worker", "toolgen-temporal-worker"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, b[2]), b[1])
+			cmd.Dir = b[0]
+			out, err := cmd.CombinedOutput()
 			if err != nil {
-				binErr = &buildError{b[0], out, err}
+				binErr = &buildError{filepath.Join(b[0], b[1]), out, err}
 				return
 			}
 		}

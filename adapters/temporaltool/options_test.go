@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,8 +50,17 @@ func TestActivityError(t *testing.T) {
 			t.Errorf("Code(%v) = %d, want %d", c.err, got, c.code)
 		}
 		var app *temporal.ApplicationError
-		if c.code != 0 && (!errors.As(err, &app) || !app.NonRetryable() || app.Error() != c.err.Error()) {
-			t.Errorf("%v: want a non-retryable application error with the model's text, got %v", c.err, err)
+		if c.code == 0 {
+			if errors.As(err, &app) {
+				t.Errorf("%v: an error without a code stays as it is, got an application error %v", c.err, err)
+			}
+			continue
+		}
+		if !errors.As(err, &app) || !app.NonRetryable() || app.Message() != c.err.Error() || app.Type() != fmt.Sprintf("ToolgenError%d", c.code) {
+			t.Fatalf("%v: want a non-retryable application error of type ToolgenError%d with the model's text, got %v", c.err, c.code, err)
+		}
+		if n := strings.Count(err.Error(), c.err.Error()); n != 1 {
+			t.Errorf("%v: the model's text appears %d times in %q, want once", c.err, n, err)
 		}
 	}
 	if temporaltool.Code(temporal.NewApplicationError("x", "Other")) != 0 || temporaltool.Code(nil) != 0 {

@@ -129,6 +129,9 @@ func TestHeartbeatDetails(t *testing.T) {
 	if p.Lines == 0 || !strings.Contains(p.Tail, "heartbeat-word\n") || p.ElapsedMS <= 0 {
 		t.Errorf("heartbeat details %+v, want lines, elapsed time and the last lines of output", p)
 	}
+	if len(processes("yes", "heartbeat-word")) == 0 {
+		t.Errorf("the call's process is not running while its heartbeats report output")
+	}
 	require(t, ts.GetDefaultClient().SignalWorkflow(context.Background(), r.GetID(), r.GetRunID(), "cancel", nil))
 	get(t, r, nil)
 	if !waitFor(5*time.Second, func() bool { return len(processes("yes", "heartbeat-word")) == 0 }) {

@@ -50,14 +50,16 @@ const (
 func NonRetryable() []string { return []string{ErrorType613, ErrorType614} }
 
 // activityError is the error an activity returns for a call's err: a 613
-// or 614 as a non-retryable application error of its type, anything else
-// (a command that could not start, a cancelled call) as it is.
+// or 614 as a non-retryable application error of its type whose message is
+// err's text, anything else (a command that could not start, a cancelled
+// call) as it is. The application error carries no cause: a cause would
+// travel to the workflow as a second copy of the same text.
 func activityError(err error) error {
 	switch tool.CodeOf(err) {
 	case tool.CodeSpec:
-		return temporal.NewNonRetryableApplicationError(err.Error(), ErrorType613, err)
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrorType613, nil)
 	case tool.CodeValue:
-		return temporal.NewNonRetryableApplicationError(err.Error(), ErrorType614, err)
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrorType614, nil)
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -276,14 +277,20 @@ func pendingActivity(t testing.TB, ts *temporaltest.TestServer, r client.Workflo
 	return nil
 }
 
-// processes returns the pids of the processes whose command line is argv.
-func processes(argv ...string) []int {
-	want := strings.Join(argv, "\x00") + "\x00"
+// processes returns the pids of the processes running program name with
+// args. The kernel executes a command under the absolute path it resolved
+// (argv[0] "/usr/bin/sleep" for "sleep"), so argv[0] matches by its base
+// name and the arguments exactly.
+func processes(name string, args ...string) []int {
 	var pids []int
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))
-		if err == nil && string(cmdline) == want {
+		if err != nil || len(cmdline) == 0 {
+			continue
+		}
+		argv := strings.Split(strings.TrimSuffix(string(cmdline), "\x00"), "\x00")
+		if filepath.Base(argv[0]) == name && slices.Equal(argv[1:], args) {
 			var pid int
 			fmt.Sscan(filepath.Base(d), &pid)
 			pids = append(pids, pid)
