@@ -22,6 +22,8 @@ type Guarantees struct {
 	WorkspaceCode string
 	// Network says what the call can reach over the network.
 	Network string
+	// Spawner says which process the call is forked from.
+	Spawner string
 	// Missing names each guarantee the call does not get, and why.
 	Missing []string
 }

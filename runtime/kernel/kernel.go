@@ -40,6 +40,7 @@ type Kernel struct {
 	access    Access     // confine.go; set by WithAccess
 	egress    EgressFunc // egress.go; set by WithEgress
 	programs  Programs   // programs.go; set by WithPrograms
+	inProcess bool       // fork calls from this process, not the spawner process
 }
 
 // config collects what the options set; New validates it.
@@ -53,6 +54,9 @@ type config struct {
 	limits   Limits
 	egress   EgressFunc // egress.go
 	programs Programs   // programs.go
+	// inProcess forks the calls from this process's threads instead of
+	// the spawner process (the package's tests of those threads set it).
+	inProcess bool
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -147,6 +151,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		limits:    c.limits,
 		egress:    c.egress,
 		programs:  c.programs,
+		inProcess: c.inProcess,
 	}, nil
 }
 

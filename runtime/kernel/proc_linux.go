@@ -16,8 +16,12 @@ const pPID = 1
 // reaped before reap is called: until then its pid, which is also the
 // process group id, stays allocated, so killGroup cannot hit an unrelated
 // group.
-func watchLeader(p *os.Process) (exited <-chan struct{}, reap func() (*os.ProcessState, error)) {
+func watchLeader(l *leaderProc) (exited <-chan struct{}, reap func() (exitStatus, error)) {
+	if l.remote != nil {
+		return l.remote.watch()
+	}
 	ch := make(chan struct{})
+	p := l.local
 	var (
 		reaped  bool
 		ps      *os.ProcessState
@@ -31,12 +35,15 @@ func watchLeader(p *os.Process) (exited <-chan struct{}, reap func() (*os.Proces
 			ps, waitErr = p.Wait()
 		}
 	}()
-	return ch, func() (*os.ProcessState, error) {
+	return ch, func() (exitStatus, error) {
 		<-ch
-		if reaped {
-			return ps, waitErr
+		if !reaped {
+			ps, waitErr = p.Wait()
 		}
-		return p.Wait()
+		if ps == nil {
+			return nil, waitErr
+		}
+		return ps, waitErr
 	}
 }
 

@@ -143,7 +143,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	killGroup(c.proc.Pid)
 	ps, waitErr := reap()
 	stopDrain(c.out, drained)
-	res.Notice = joinNotes(res.Notice, c.networkNotice())
+	res.Notice = joinNotes(res.Notice, c.afterNotice())
 	res.Duration = time.Since(start)
 	res.setOutput(out.clip())
 	switch {
@@ -210,7 +210,7 @@ func stopDrain(r *os.File, drained <-chan struct{}) {
 }
 
 // exitCode is the shell-style status: the exit code, or 128+n for signal n.
-func exitCode(ps *os.ProcessState) int {
+func exitCode(ps exitStatus) int {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal())
 	}

@@ -46,7 +46,7 @@ func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*ca
 
 func (c *call) done() { c.out.Close() }
 
-func (c *call) limitReason(Limits, *os.ProcessState, string, bool) string { return "" }
+func (c *call) limitReason(Limits, exitStatus, string, bool) string { return "" }
 
 // watchLeader returns a channel closed once the started leader has exited,
 // and reap, which returns its status. Without waitid(WNOWAIT) the leader is
@@ -106,8 +106,9 @@ const egressPort = 0
 // shimExec is empty outside Linux: there is no egress shim.
 func shimExec() []string { return nil }
 
-// networkNotice is empty outside Linux: there is no egress proxy.
-func (c *call) networkNotice() string { return "" }
+// afterNotice is empty outside Linux: there is no egress proxy and no
+// spawner process.
+func (c *call) afterNotice() string { return "" }
 
 // egressEnforced is false outside Linux.
 func egressEnforced() bool { return false }
