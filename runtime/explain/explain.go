@@ -47,6 +47,9 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Spawner says which process the call would be forked from; "" when
+	// there is no command to spawn.
+	Spawner string
 	// Missing names each guarantee the call would not get, and why:
 	// strict refuses such a call, best-effort and off run it with a
 	// warning.
@@ -115,6 +118,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		// before the program runs, on the first use).
 		g := ka.Guarantees(path, also...)
 		r.Descendants = g.Descendants
+		r.Spawner = g.Spawner
 		if g.Processes != "" {
 			r.Limits += "; process cap: " + g.Processes
 		}
@@ -252,6 +256,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.Spawner != "" {
+		fmt.Fprintf(&b, "spawner:     %s\n", r.Spawner)
+	}
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
 	}
