@@ -3,6 +3,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"os"
 	"syscall"
 	"unsafe"
@@ -46,6 +47,41 @@ func watchLeader(l *leaderProc) (exited <-chan struct{}, reap func() (exitStatus
 		return ps, waitErr
 	}
 }
+
+// waitExited blocks until the child pid has exited and returns how,
+// leaving it waitable (waitid's WNOWAIT; Linux fills the resource usage
+// then too).
+func waitExited(pid int) (syscall.WaitStatus, syscall.Rusage, error) {
+	var info [128]byte // siginfo_t
+	var ru syscall.Rusage
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
+			uintptr(unsafe.Pointer(&info)), syscall.WEXITED|syscall.WNOWAIT, uintptr(unsafe.Pointer(&ru)), 0)
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return 0, ru, errno
+		}
+		break
+	}
+	// si_code at byte 8, si_status at byte 24 (after si_pid and si_uid).
+	code := int32(binary.NativeEndian.Uint32(info[8:]))
+	status := binary.NativeEndian.Uint32(info[24:])
+	switch code {
+	case cldExited:
+		return syscall.WaitStatus(status << 8), ru, nil
+	case cldDumped:
+		return syscall.WaitStatus(status | 0x80), ru, nil
+	}
+	return syscall.WaitStatus(status), ru, nil // CLD_KILLED
+}
+
+// siginfo si_code values of waitid for a child that ended.
+const (
+	cldExited = 1 // CLD_EXITED
+	cldDumped = 3 // CLD_DUMPED
+)
 
 // waitNoReap blocks until process pid has exited, leaving it waitable.
 func waitNoReap(pid int) error {

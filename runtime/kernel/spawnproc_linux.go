@@ -67,6 +67,7 @@ type spawnProc struct {
 	proc    *os.Process
 	mu      sync.Mutex
 	pending map[uint64]chan reply
+	exits   map[uint64]chan reply // by start request id: the word that the leader exited
 	next    uint64
 	dead    chan struct{} // closed once it ended
 	err     error         // why it ended; set before dead is closed
@@ -173,7 +174,7 @@ func startSpawnProc() (*spawnProc, error) {
 		proc.Wait()
 		return nil, fmt.Errorf("toolgen's spawner process: %w", err)
 	}
-	p := &spawnProc{w: w, proc: proc, pending: map[uint64]chan reply{}, dead: make(chan struct{}), exited: make(chan string, 1)}
+	p := &spawnProc{w: w, proc: proc, pending: map[uint64]chan reply{}, exits: map[uint64]chan reply{}, dead: make(chan struct{}), exited: make(chan string, 1)}
 	ready := make(chan reply, 1)
 	p.pending[0] = ready
 	go p.reap()
@@ -211,8 +212,12 @@ func (p *spawnProc) read() {
 			return
 		}
 		p.mu.Lock()
-		ch := p.pending[e.ID]
-		delete(p.pending, e.ID)
+		waiting := p.pending
+		if e.Op == opExited {
+			waiting = p.exits
+		}
+		ch := waiting[e.ID]
+		delete(waiting, e.ID)
 		p.mu.Unlock()
 		if ch == nil {
 			closeFiles(files)
@@ -261,9 +266,10 @@ func (p *spawnProc) why() error {
 }
 
 // call sends one request with files and decodes its reply into out,
-// returning the request's id and the reply's descriptors. An error
-// wrapping errSpawnerUnreached means the request was not delivered.
-func (p *spawnProc) call(op string, body any, files []*os.File, out any) (uint64, []*os.File, error) {
+// returning the request's id and the reply's descriptors; exit, when not
+// nil, gets the word that the leader a start request started exited. An
+// error wrapping errSpawnerUnreached means the request was not delivered.
+func (p *spawnProc) call(op string, body any, files []*os.File, out any, exit chan reply) (uint64, []*os.File, error) {
 	ch := make(chan reply, 1)
 	p.mu.Lock()
 	if p.err != nil {
@@ -274,10 +280,14 @@ func (p *spawnProc) call(op string, body any, files []*os.File, out any) (uint64
 	p.next++
 	id := p.next
 	p.pending[id] = ch
+	if exit != nil {
+		p.exits[id] = exit
+	}
 	p.mu.Unlock()
 	if err := p.w.send(id, op, body, files...); err != nil {
 		p.mu.Lock()
 		delete(p.pending, id)
+		delete(p.exits, id)
 		p.mu.Unlock()
 		p.end(err)
 		return 0, nil, fmt.Errorf("%w (%v)", errSpawnerUnreached, err)
@@ -307,7 +317,8 @@ func (p *spawnProc) notify(op string, body any) {
 // launch starts the leader sp describes through the spawner process.
 func (p *spawnProc) launch(sp launchSpec, files []*os.File) (*leaderProc, *started, error) {
 	var rep startReply
-	id, fds, err := p.call(opStart, startRequest{Spec: sp, Knobs: hostKnobs()}, files, &rep)
+	exit := make(chan reply, 1)
+	id, fds, err := p.call(opStart, startRequest{Spec: sp, Knobs: hostKnobs()}, files, &rep, exit)
 	if errors.Is(err, errSpawnerUnreached) {
 		return nil, nil, err
 	}
@@ -324,14 +335,14 @@ func (p *spawnProc) launch(sp launchSpec, files []*os.File) (*leaderProc, *start
 		_ = syscall.Kill(rep.Pid, syscall.SIGKILL)
 		return nil, nil, fmt.Errorf("kernel: not running %s: toolgen's spawner process sent %d descriptors for the call, not 1: %w", sp.Name, len(fds), ErrNotExecutable)
 	}
-	l := &leaderProc{Pid: rep.Pid, remote: &remoteLeader{proc: p, id: id, pidfd: fds[0]}}
+	l := &leaderProc{Pid: rep.Pid, remote: &remoteLeader{proc: p, id: id, pidfd: fds[0], exit: exit}}
 	return l, &started{note: rep.Note, state: rep.State, refusals: rep.Refusals, hostRSS: rep.HostRSS, nproc: rep.NProc}, nil
 }
 
 // guarantees asks the spawner process what the call sp describes gets.
 func (p *spawnProc) guarantees(sp launchSpec) (Guarantees, error) {
 	var rep guaranteesReply
-	_, fds, err := p.call(opGuarantees, startRequest{Spec: sp, Knobs: hostKnobs()}, nil, &rep)
+	_, fds, err := p.call(opGuarantees, startRequest{Spec: sp, Knobs: hostKnobs()}, nil, &rep, nil)
 	closeFiles(fds)
 	if err != nil {
 		return Guarantees{}, err
@@ -349,13 +360,18 @@ type leaderProc struct {
 	remote *remoteLeader
 }
 
-// remoteLeader is a leader the spawner process started and will reap.
+// remoteLeader is a leader the spawner process started. The spawner
+// tells when it exited (with its status and resource usage) and leaves it
+// unreaped, so that its pid, also its process group's id, stays its own
+// until the host has killed the group and released it.
 type remoteLeader struct {
 	proc     *spawnProc
-	id       uint64   // the start request's id: the call's name there
-	pidfd    *os.File // non-blocking pidfd: readable once it exited
+	id       uint64     // the start request's id: the call's name there
+	pidfd    *os.File   // for the kill of a start that cannot go on
+	exit     chan reply // the spawner's word that it exited
+	ended    *reapReply // that word; nil when the spawner ended first
 	reaped   bool
-	refusals uint64 // the cgroup's refusals once reaped
+	refusals uint64 // the cgroup's refusals once it exited
 	lost     string // why its status is lost, "" when it is not
 }
 
@@ -363,6 +379,7 @@ type remoteLeader struct {
 func (l *leaderProc) kill() {
 	if l.remote != nil {
 		_ = unix.PidfdSendSignal(int(l.remote.pidfd.Fd()), unix.SIGKILL, nil, 0)
+		l.remote.wait()
 		_, _ = l.remote.reap()
 		return
 	}
@@ -403,13 +420,13 @@ func (l *leaderProc) lostNote() string {
 	return ""
 }
 
-// watch is watchLeader for a remote leader: exited closes once its pidfd
-// says it exited (it stays unreaped until reap asks the spawner process).
+// watch is watchLeader for a remote leader: exited closes once the
+// spawner process says it exited (or ended itself).
 func (r *remoteLeader) watch() (<-chan struct{}, func() (exitStatus, error)) {
 	ch := make(chan struct{})
 	go func() {
 		defer close(ch)
-		r.waitExit()
+		r.wait()
 	}()
 	return ch, func() (exitStatus, error) {
 		<-ch
@@ -417,45 +434,42 @@ func (r *remoteLeader) watch() (<-chan struct{}, func() (exitStatus, error)) {
 	}
 }
 
-// waitExit blocks until the leader exited.
-func (r *remoteLeader) waitExit() {
-	exited := func(fd uintptr) bool {
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
-		return n > 0 || (err != nil && err != unix.EINTR)
-	}
-	rc, err := r.pidfd.SyscallConn()
-	if err == nil && rc.Read(exited) == nil {
-		return
-	}
-	for { // not in the runtime's poller: wait on this thread
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(r.pidfd.Fd()), Events: unix.POLLIN}}, -1)
-		if n > 0 || (err != nil && err != unix.EINTR) {
+// wait blocks until the spawner process says the leader exited, or ended.
+func (r *remoteLeader) wait() {
+	var m reply
+	select {
+	case m = <-r.exit:
+	case <-r.proc.dead:
+		select {
+		case m = <-r.exit: // it said so just before it ended
+		default:
 			return
 		}
 	}
+	closeFiles(m.files)
+	var rep reapReply
+	if json.Unmarshal(m.e.Body, &rep) == nil && rep.Err == "" {
+		r.ended = &rep
+	}
 }
 
-// reap asks the spawner process to reap the leader. Where it ended
-// meanwhile, the leader was killed with it (its parent-death signal) and
-// its status is lost: the call reports SIGKILL, and lost says why.
+// reap lets the spawner process reap the leader, once wait returned.
+// Where it ended first, the leader was killed with it (its parent-death
+// signal) and its status is lost: the call reports SIGKILL, and lost says
+// why.
 func (r *remoteLeader) reap() (exitStatus, error) {
 	if r.reaped {
 		return nil, errors.New("reaped twice")
 	}
 	r.reaped = true
-	var rep reapReply
-	_, fds, err := r.proc.call(opReap, reapRequest{Call: r.id}, nil, &rep)
-	closeFiles(fds)
-	if err == nil && rep.Err != "" {
-		err = errors.New(rep.Err)
-	}
-	if err != nil {
-		r.lost = "warning: toolgen's spawner process ended during the call (" + err.Error() +
+	if r.ended == nil {
+		r.lost = "warning: toolgen's spawner process ended during the call (" + fmt.Sprint(r.proc.why()) +
 			"): the command was killed with it and its exit status is lost; a new spawner process serves the next call"
 		return &remoteStatus{ws: syscall.WaitStatus(syscall.SIGKILL)}, nil
 	}
-	r.refusals = rep.Refusals
-	return &remoteStatus{ws: syscall.WaitStatus(rep.Status), ru: rep.Rusage}, nil
+	r.proc.notify(opRelease, reapRequest{Call: r.id})
+	r.refusals = r.ended.Refusals
+	return &remoteStatus{ws: syscall.WaitStatus(r.ended.Status), ru: r.ended.Rusage}, nil
 }
 
 // remoteStatus is how a leader the spawner process reaped ended.

@@ -20,8 +20,9 @@ import (
 
 // Requests of the host.
 const (
-	opStart      = "start"      // startRequest + stdin, output, [egress]; startReply + pidfd
-	opReap       = "reap"       // reapRequest; reapReply
+	opStart      = "start"      // startRequest + stdin, output, [egress]; startReply + pidfd, later opExited
+	opExited     = "exited"     // the spawner's word, under the start's id: reapReply
+	opRelease    = "release"    // reapRequest, once opExited came: reap it; no reply
 	opGuarantees = "guarantees" // startRequest; guaranteesReply
 	opPrepare    = "prepare"    // prepareRequest; no reply
 )
@@ -107,7 +108,7 @@ type startReply struct {
 // reapRequest names the call (its start request's id) to reap.
 type reapRequest struct{ Call uint64 }
 
-// reapReply is how the leader ended.
+// reapReply is how the leader ended (opExited).
 type reapReply struct {
 	Err      string
 	Status   uint32 // syscall.WaitStatus
@@ -222,8 +223,8 @@ func (sv *server) handle(e envelope, files []*os.File) {
 	switch e.Op {
 	case opStart:
 		sv.start(e, files)
-	case opReap:
-		sv.reap(e)
+	case opRelease:
+		sv.release(e)
 	case opGuarantees:
 		var req startRequest
 		if json.Unmarshal(e.Body, &req) != nil {
@@ -260,6 +261,7 @@ func (sv *server) start(e envelope, files []*os.File) {
 	}
 	req.Knobs.apply()
 	st, err := launch(req.Spec, files)
+	closeFiles(files) // the leader has its copies: the output's EOF is its
 	if err != nil {
 		_ = sv.w.send(e.ID, e.Op, startReply{Err: newWireErr(err), Sync: learned()})
 		return
@@ -280,31 +282,32 @@ func (sv *server) start(e envelope, files []*os.File) {
 	rep := startReply{Pid: st.proc.Pid, State: st.state, Note: st.note, Refusals: st.refusals, HostRSS: st.hostRSS, NProc: st.nproc, Sync: learned()}
 	if err := sv.w.send(e.ID, e.Op, rep, pidfd); err != nil {
 		st.proc.Kill() // the host is gone
+		return
 	}
+	sv.watch(e.ID, st)
 }
 
-// reap waits for a call's leader and answers with how it ended.
-func (sv *server) reap(e envelope) {
+// watch waits for a call's leader to exit and tells the host how it
+// ended, leaving it unreaped until the host releases it.
+func (sv *server) watch(id uint64, st *started) {
+	ws, ru, err := waitExited(st.proc.Pid)
+	rep := reapReply{Refusals: st.spawn.cg.refusals(), Status: uint32(ws), Rusage: ru}
+	if err != nil {
+		rep.Err = err.Error()
+	}
+	_ = sv.w.send(id, opExited, rep)
+}
+
+// release reaps a call's leader the host is done with.
+func (sv *server) release(e envelope) {
 	var req reapRequest
 	_ = json.Unmarshal(e.Body, &req)
 	sv.mu.Lock()
 	st := sv.calls[req.Call]
 	delete(sv.calls, req.Call)
 	sv.mu.Unlock()
-	if st == nil {
-		_ = sv.w.send(e.ID, e.Op, reapReply{Err: "no such call"})
-		return
+	if st != nil {
+		st.proc.Wait()
+		release(st.spawn)
 	}
-	ps, err := st.proc.Wait()
-	rep := reapReply{Refusals: st.spawn.cg.refusals()}
-	release(st.spawn)
-	if err != nil {
-		rep.Err = err.Error()
-	} else {
-		rep.Status = uint32(ps.Sys().(syscall.WaitStatus))
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			rep.Rusage = *ru
-		}
-	}
-	_ = sv.w.send(e.ID, e.Op, rep)
 }
