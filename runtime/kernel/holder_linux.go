@@ -175,6 +175,10 @@ func PrepareWorkspace(dir string) {
 	if err != nil {
 		return
 	}
+	if forkFromHost.Load() {
+		prepareWorkspaceLocal(ws)
+		return
+	}
 	go func() {
 		if p, err := liveSpawnProc(); err == nil {
 			p.notify(opPrepare, prepareRequest{Processes: -1, Workspace: ws})

@@ -182,7 +182,7 @@ func Prepare(opts ...Option) {
 			o(&c)
 		}
 	}
-	if c.inProcess {
+	if c.inProcess || forkFromHost.Load() {
 		prepareLocal(c.limits.Processes)
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -109,11 +110,22 @@ func liveSpawnProc() (*spawnProc, error) {
 	return p, nil
 }
 
+// forkFromHost is set by ForkFromThisProcess.
+var forkFromHost atomic.Bool
+
+// ForkFromThisProcess makes every kernel of this process fork its calls
+// from this process's own spawner threads instead of a spawner process:
+// for a short-lived process with a small heap (a one-shot command line),
+// where starting the spawner process costs more than the forks it would
+// save. A call gets the same guarantees either way; Guarantees.Spawner
+// says which process it is forked from. Call it before the first call.
+func ForkFromThisProcess() { forkFromHost.Store(true) }
+
 // spawnPath returns the spawner process k's next call goes through, or
 // nil and why there is none ("" when k forks its calls itself by
 // configuration).
 func (k *Kernel) spawnPath() (*spawnProc, string) {
-	if k.inProcess {
+	if k.inProcess || forkFromHost.Load() {
 		return nil, ""
 	}
 	p, err := liveSpawnProc()

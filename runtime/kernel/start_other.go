@@ -77,6 +77,10 @@ func DescendantControl() string { return descendantControl(0) }
 // ProcessLimitEnforcement describes what enforces WithProcessLimit here.
 func ProcessLimitEnforcement() string { return "not enforced outside Linux" }
 
+// ForkFromThisProcess does nothing outside Linux: every call is forked
+// from this process.
+func ForkFromThisProcess() {}
+
 // Prepare does nothing outside Linux: there is no spawner thread to make
 // ahead of need.
 func Prepare(...Option) {}
@@ -86,7 +90,8 @@ func Prepare(...Option) {}
 // code from the workspace (nothing confines); each is missing, so Strict
 // refuses the call and BestEffort warns (see Guarantees on Linux).
 func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
-	g := Guarantees{Descendants: descendantControl(0), Network: "open: nothing confines commands outside Linux"}
+	g := Guarantees{Descendants: descendantControl(0), Network: "open: nothing confines commands outside Linux",
+		Spawner: "the agent's process itself (there is no spawner process outside Linux)"}
 	g.Missing = append(g.Missing, "a PID namespace (Linux-only): a descendant that calls setsid can outlive the call")
 	if k.limits.Processes > 0 {
 		g.Processes = "not enforced outside Linux"
