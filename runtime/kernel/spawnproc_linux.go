@@ -340,6 +340,9 @@ func (p *spawnProc) launch(sp launchSpec, files []*os.File) (*leaderProc, *start
 	rep.Sync.apply()
 	if rep.Err != nil {
 		closeFiles(fds)
+		p.mu.Lock()
+		delete(p.exits, id) // nothing started: no word will come
+		p.mu.Unlock()
 		return nil, nil, rep.Err.err()
 	}
 	if len(fds) != 1 {
