@@ -220,3 +220,31 @@ func TestReadmeCLIReference(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeFuzzCount holds the README's count of fuzz targets to the
+// number of Fuzz functions make fuzz-smoke runs (every package of this
+// module; the adapter modules are counted apart).
+func TestReadmeFuzzCount(t *testing.T) {
+	m := regexp.MustCompile(`(\d+) fuzz targets`).FindStringSubmatch(readFile(t, "README.md"))
+	require.NotNil(t, m, "README.md no longer says how many fuzz targets make test-all runs")
+	fuzz := regexp.MustCompile(`(?m)^func Fuzz[A-Z0-9_]\w*\(`)
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || path == "adapters") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			n += len(fuzz.FindAll(data, -1))
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(n), m[1], "README.md says %s fuzz targets; the module has %d", m[1], n)
+}

@@ -10,8 +10,9 @@ import (
 
 var trustCmd = &command{
 	name: "trust",
-	summary: "Trust a tools directory as it is now (default ./tools): record the digest of each of its descriptors in\n" +
-		"the user's trust store (" + trustStoreHint + ", mode 0600), outside every workspace.\n\n" +
+	summary: "Trust a tools directory as it is now (default ./tools), so that it loads from inside the workspace.\n\n" +
+		"Records the digest of each of its descriptors in the user's trust store (" + trustStoreHint + ",\n" +
+		"mode 0600), outside every workspace.\n\n" +
 		"A tools directory inside the workspace then loads without --allow-tools-in-workspace while every\n" +
 		"descriptor is as recorded; a file added or changed since is refused (error 613) until you review it\n" +
 		"and run toolgen trust again. serve --watch applies the same rule on reload. --list prints the trusted\n" +

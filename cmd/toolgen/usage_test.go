@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,5 +40,21 @@ func TestUsageLines(t *testing.T) {
 				assert.True(t, registered[m[1]], "the usage line of toolgen %s names --%s, which it does not register", c.name, m[1])
 			}
 		})
+	}
+}
+
+// TestCommandsDescribed holds the two places that list every command to the
+// commands the binary has: toolgen -h gives each command's first summary
+// line, which must be a whole sentence (never cut mid-sentence), and the
+// package doc names every command.
+func TestCommandsDescribed(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	require.NoError(t, err)
+	doc, _, _ := strings.Cut(string(src), "package main")
+	doc = strings.Join(strings.Fields(strings.ReplaceAll(doc, "//", " ")), " ")
+	for _, c := range commands() {
+		first, _, _ := strings.Cut(c.summary, "\n")
+		assert.True(t, strings.HasSuffix(first, "."), "the first line of toolgen %s's summary, shown by toolgen -h, is not a whole sentence: %q", c.name, first)
+		assert.Regexp(t, `\b`+c.name+`\b`, doc[strings.Index(doc, "The commands are"):], "the package doc's list of commands lacks %s", c.name)
 	}
 }
