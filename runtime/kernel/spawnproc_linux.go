@@ -327,6 +327,8 @@ func (p *spawnProc) notify(op string, body any) {
 }
 
 // launch starts the leader sp describes through the spawner process.
+// Its answer carries the leader's pid, which the host never signals by
+// (see remoteLeader).
 func (p *spawnProc) launch(sp launchSpec, files []*os.File) (*leaderProc, *started, error) {
 	var rep startReply
 	exit := make(chan reply, 1)
@@ -345,12 +347,11 @@ func (p *spawnProc) launch(sp launchSpec, files []*os.File) (*leaderProc, *start
 		p.mu.Unlock()
 		return nil, nil, rep.Err.err()
 	}
-	if len(fds) != 1 {
-		closeFiles(fds)
-		_ = syscall.Kill(rep.Pid, syscall.SIGKILL)
-		return nil, nil, fmt.Errorf("kernel: not running %s: toolgen's spawner process sent %d descriptors for the call, not 1: %w", sp.Name, len(fds), ErrNotExecutable)
-	}
-	l := &leaderProc{Pid: rep.Pid, remote: &remoteLeader{proc: p, id: id, pidfd: fds[0], exit: exit}}
+	closeFiles(fds) // none is sent with a start's answer
+	// Pid 0: the host never signals the leader's group by its id; the
+	// spawner, which reaps it, does (opKill), so the id cannot have been
+	// reused by then.
+	l := &leaderProc{remote: &remoteLeader{proc: p, id: id, exit: exit}}
 	return l, &started{note: rep.Note, state: rep.State, refusals: rep.Refusals, hostRSS: rep.HostRSS, nproc: rep.NProc}, nil
 }
 
@@ -376,13 +377,13 @@ type leaderProc struct {
 }
 
 // remoteLeader is a leader the spawner process started. The spawner
-// tells when it exited (with its status and resource usage) and leaves it
-// unreaped, so that its pid, also its process group's id, stays its own
-// until the host has killed the group and released it.
+// tells when it exited, once it has killed what is left of its process
+// group and reaped it (with its status and resource usage); it also kills
+// the group when the host asks (a timeout, a cancelled call), before it
+// reaps, so that the group's id is never one reused meanwhile.
 type remoteLeader struct {
 	proc     *spawnProc
 	id       uint64     // the start request's id: the call's name there
-	pidfd    *os.File   // for the kill of a start that cannot go on
 	exit     chan reply // the spawner's word that it exited
 	ended    *reapReply // that word; nil when the spawner ended first
 	reaped   bool
@@ -393,8 +394,6 @@ type remoteLeader struct {
 // kill ends a started leader whose call cannot go on, and reaps it.
 func (l *leaderProc) kill() {
 	if l.remote != nil {
-		_ = unix.PidfdSendSignal(int(l.remote.pidfd.Fd()), unix.SIGKILL, nil, 0)
-		l.remote.wait()
 		_, _ = l.remote.reap()
 		return
 	}
@@ -411,7 +410,6 @@ func (l *leaderProc) release() {
 		if !l.remote.reaped {
 			l.kill()
 		}
-		l.remote.pidfd.Close()
 	default:
 		release(l.spawn)
 	}
@@ -436,7 +434,7 @@ func (l *leaderProc) lostNote() string {
 }
 
 // watch is watchLeader for a remote leader: exited closes once the
-// spawner process says it exited (or ended itself).
+// spawner process says it exited and is reaped (or ended itself).
 func (r *remoteLeader) watch() (<-chan struct{}, func() (exitStatus, error)) {
 	ch := make(chan struct{})
 	go func() {
@@ -468,21 +466,30 @@ func (r *remoteLeader) wait() {
 	}
 }
 
-// reap lets the spawner process reap the leader, once wait returned.
-// Where it ended first, the leader was killed with it (its parent-death
-// signal) and its status is lost: the call reports SIGKILL, and lost says
-// why.
+// reap returns how the leader ended. When the spawner process has not
+// said yet, the call is being ended (a timeout, a cancelled call, a start
+// that cannot go on): it asks the spawner to kill the leader's group and
+// waits for its word. Where the spawner ended first, the leader was
+// killed with it (its parent-death signal) and its status is lost: the
+// call reports SIGKILL, and lost says why.
 func (r *remoteLeader) reap() (exitStatus, error) {
 	if r.reaped {
 		return nil, errors.New("reaped twice")
 	}
 	r.reaped = true
 	if r.ended == nil {
+		select {
+		case <-r.proc.dead:
+		default:
+			r.proc.notify(opKill, reapRequest{Call: r.id})
+			r.wait()
+		}
+	}
+	if r.ended == nil {
 		r.lost = "warning: toolgen's spawner process ended during the call (" + fmt.Sprint(r.proc.why()) +
 			"): the command was killed with it and its exit status is lost; a new spawner process serves the next call"
 		return &remoteStatus{ws: syscall.WaitStatus(syscall.SIGKILL)}, nil
 	}
-	r.proc.notify(opRelease, reapRequest{Call: r.id})
 	r.refusals = r.ended.Refusals
 	return &remoteStatus{ws: syscall.WaitStatus(r.ended.Status), ru: r.ended.Rusage}, nil
 }

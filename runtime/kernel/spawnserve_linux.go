@@ -20,9 +20,9 @@ import (
 
 // Requests of the host.
 const (
-	opStart      = "start"      // startRequest + stdin, output, [egress]; startReply + pidfd, later opExited
-	opExited     = "exited"     // the spawner's word, under the start's id: reapReply
-	opRelease    = "release"    // reapRequest, once opExited came: reap it; no reply
+	opStart      = "start"      // startRequest + stdin, output, [egress]; startReply, later opExited
+	opExited     = "exited"     // the spawner's word, under the start's id, once reaped: reapReply
+	opKill       = "kill"       // reapRequest: kill the leader's group; opExited follows
 	opGuarantees = "guarantees" // startRequest; guaranteesReply
 	opPrepare    = "prepare"    // prepareRequest; no reply
 )
@@ -92,8 +92,7 @@ func (s syncState) apply() {
 	}
 }
 
-// startReply is a launch's outcome: Err, or the leader (its pidfd rides
-// along).
+// startReply is a launch's outcome: Err, or the leader.
 type startReply struct {
 	Err      *wireErr
 	Pid      int
@@ -223,8 +222,8 @@ func (sv *server) handle(e envelope, files []*os.File) {
 	switch e.Op {
 	case opStart:
 		sv.start(e, files)
-	case opRelease:
-		sv.release(e)
+	case opKill:
+		sv.kill(e)
 	case opGuarantees:
 		var req startRequest
 		if json.Unmarshal(e.Body, &req) != nil {
@@ -248,7 +247,7 @@ func (sv *server) handle(e envelope, files []*os.File) {
 	}
 }
 
-// start launches a call and answers with its pid and a pidfd.
+// start launches a call, answers with its pid and watches it.
 func (sv *server) start(e envelope, files []*os.File) {
 	var req startRequest
 	if err := json.Unmarshal(e.Body, &req); err != nil {
@@ -266,48 +265,43 @@ func (sv *server) start(e envelope, files []*os.File) {
 		_ = sv.w.send(e.ID, e.Op, startReply{Err: newWireErr(err), Sync: learned()})
 		return
 	}
-	fd, err := unix.PidfdOpen(st.proc.Pid, unix.PIDFD_NONBLOCK)
-	if err != nil { // it is not reaped: the pid is still its own
-		st.proc.Kill()
-		st.proc.Wait()
-		release(st.spawn)
-		_ = sv.w.send(e.ID, e.Op, startReply{Err: newWireErr(fmt.Errorf("kernel: start %s: pidfd: %w: %w", req.Spec.Name, err, ErrNotExecutable))})
-		return
-	}
-	pidfd := os.NewFile(uintptr(fd), "pidfd")
-	defer pidfd.Close()
 	sv.mu.Lock()
 	sv.calls[e.ID] = st
 	sv.mu.Unlock()
 	rep := startReply{Pid: st.proc.Pid, State: st.state, Note: st.note, Refusals: st.refusals, HostRSS: st.hostRSS, NProc: st.nproc, Sync: learned()}
-	if err := sv.w.send(e.ID, e.Op, rep, pidfd); err != nil {
+	if err := sv.w.send(e.ID, e.Op, rep); err != nil {
 		st.proc.Kill() // the host is gone
 		return
 	}
 	sv.watch(e.ID, st)
 }
 
-// watch waits for a call's leader to exit and tells the host how it
-// ended, leaving it unreaped until the host releases it.
+// watch waits for a call's leader to exit, kills what is left of its
+// process group, reaps it and tells the host how it ended. The kill and
+// the reap hold the call's lock, as opKill's kill does: the group's id is
+// the leader's until it is reaped.
 func (sv *server) watch(id uint64, st *started) {
 	ws, ru, err := waitExited(st.proc.Pid)
+	sv.mu.Lock()
+	killGroup(st.proc.Pid)
+	st.proc.Wait()
+	delete(sv.calls, id)
+	sv.mu.Unlock()
 	rep := reapReply{Refusals: st.spawn.cg.refusals(), Status: uint32(ws), Rusage: ru}
+	release(st.spawn)
 	if err != nil {
 		rep.Err = err.Error()
 	}
 	_ = sv.w.send(id, opExited, rep)
 }
 
-// release reaps a call's leader the host is done with.
-func (sv *server) release(e envelope) {
+// kill kills a call's leader's process group, unless it is reaped.
+func (sv *server) kill(e envelope) {
 	var req reapRequest
 	_ = json.Unmarshal(e.Body, &req)
 	sv.mu.Lock()
-	st := sv.calls[req.Call]
-	delete(sv.calls, req.Call)
-	sv.mu.Unlock()
-	if st != nil {
-		st.proc.Wait()
-		release(st.spawn)
+	defer sv.mu.Unlock()
+	if st := sv.calls[req.Call]; st != nil {
+		killGroup(st.proc.Pid)
 	}
 }
