@@ -394,7 +394,9 @@ type remoteLeader struct {
 // kill ends a started leader whose call cannot go on, and reaps it.
 func (l *leaderProc) kill() {
 	if l.remote != nil {
-		_, _ = l.remote.reap()
+		l.remote.proc.notify(opKill, reapRequest{Call: l.remote.id})
+		l.remote.wait()
+		_, _ = l.remote.status()
 		return
 	}
 	l.local.Kill()
@@ -442,8 +444,13 @@ func (r *remoteLeader) watch() (<-chan struct{}, func() (exitStatus, error)) {
 		r.wait()
 	}()
 	return ch, func() (exitStatus, error) {
-		<-ch
-		return r.reap()
+		select {
+		case <-ch:
+		default: // the call is being ended: the spawner kills the group
+			r.proc.notify(opKill, reapRequest{Call: r.id})
+			<-ch
+		}
+		return r.status()
 	}
 }
 
@@ -466,25 +473,15 @@ func (r *remoteLeader) wait() {
 	}
 }
 
-// reap returns how the leader ended. When the spawner process has not
-// said yet, the call is being ended (a timeout, a cancelled call, a start
-// that cannot go on): it asks the spawner to kill the leader's group and
-// waits for its word. Where the spawner ended first, the leader was
-// killed with it (its parent-death signal) and its status is lost: the
-// call reports SIGKILL, and lost says why.
-func (r *remoteLeader) reap() (exitStatus, error) {
+// status returns how the leader ended, once wait returned. Where the
+// spawner process ended first, the leader was killed with it (its
+// parent-death signal) and its status is lost: the call reports SIGKILL,
+// and lost says why.
+func (r *remoteLeader) status() (exitStatus, error) {
 	if r.reaped {
 		return nil, errors.New("reaped twice")
 	}
 	r.reaped = true
-	if r.ended == nil {
-		select {
-		case <-r.proc.dead:
-		default:
-			r.proc.notify(opKill, reapRequest{Call: r.id})
-			r.wait()
-		}
-	}
 	if r.ended == nil {
 		r.lost = "warning: toolgen's spawner process ended during the call (" + fmt.Sprint(r.proc.why()) +
 			"): the command was killed with it and its exit status is lost; a new spawner process serves the next call"
