@@ -4,7 +4,10 @@ PKGS      := ./...
 FUZZTIME  ?= 30s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The SDK adapters are modules of their own (an agent that imports none gets
-# no SDK); test, lint and check run in each of them too.
+# no SDK); test, lint and check run in each of them too. adapters/temporaltool
+# is built (go build, go mod tidy -diff) but not yet tested here: its
+# real-server suite links go.temporal.io/server, whose build has not yet
+# completed on the project's 2-core machine (see docs/scale.md).
 ADAPTERS  := adapters/openaitool adapters/anthropictool
 IN_ADAPTERS = for m in $(ADAPTERS); do (cd $$m && $(1)) || exit 1; done
 
@@ -56,7 +59,7 @@ test-user:
 # CI runs it after make test.
 test-all:
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
-	@$(call IN_ADAPTERS,$(GO) test -count=1 ./...)
+	@$(call IN_ADAPTERS,$(GO) test -count=1 -timeout 15m ./...)
 	$(MAKE) fuzz-smoke
 
 # Every fuzz target for FUZZSMOKE each, so a parser or oracle bug cannot sit
@@ -93,6 +96,7 @@ check: lint cross
 	@$(call IN_ADAPTERS,$(GO) mod tidy -diff)
 	$(GO) run ./cmd/toolgen generate --tools descriptors -check
 	$(GO) run ./cmd/toolgen generate --tools examples/agent/tools -check
+	$(GO) run ./cmd/toolgen generate --tools examples/build-tools -check
 
 generate:
 	$(GO) generate ./...

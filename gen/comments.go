@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -85,6 +86,9 @@ func toolDoc(t *genTool) []string {
 	if t.spec.Writes {
 		p = append(p, "It declares that it writes inside the workspace.")
 	}
+	if t.spec.RunsCode {
+		p = append(p, "It declares that it runs the repository's own code (runs_code): it may execute what it builds, in a build cache of its workspace's own and a scratch directory.")
+	}
 	if t.spec.Network {
 		p = append(p, "It declares that it needs network access.")
 	}
@@ -94,6 +98,7 @@ func toolDoc(t *genTool) []string {
 	if t.spec.OutputLimit != 0 {
 		p = append(p, fmt.Sprintf("The model sees at most %d bytes of its output.", t.spec.OutputLimit))
 	}
+	p = append(p, runDoc(t.spec)...) // duration.go
 	if len(t.spec.Args) == 0 {
 		p = append(p, "It takes no arguments.")
 	} else {
@@ -173,11 +178,7 @@ func slotRules(t *genTool, a tool.Arg) []string {
 	case tool.Boolean:
 		rules = append(rules, fmt.Sprintf("True puts %s in the command; false drops its word.", a.Flag))
 	case tool.Text:
-		rules = append(rules, "Text: plain spaces (U+0020) allowed, but no other white space, control or "+
-			"format character, nor any of ' \" ` ; | & $ < > (NFKC forms included).")
-		if t.tmpl.StartsWord(a.Name) {
-			rules = append(rules, "May not begin with '-' or a look-alike (it starts a word).")
-		}
+		rules = append(rules, textRules(t, a)...)
 	default:
 		rules = append(rules, "One word: no white space, control or format character, nor any of "+
 			"' \" ` ; | & $ < > (NFKC forms included).")
@@ -229,4 +230,28 @@ func slotWords(t *genTool, name string) []string {
 		}
 	}
 	return out
+}
+
+// textRules lists what a value of text slot a must be where it stands
+// (validate.Places): in a place the program reads as data, any printable
+// character; elsewhere, plain spaces and nothing else a string refuses.
+func textRules(t *genTool, a tool.Arg) []string {
+	p := validate.Places(&t.spec, t.tmpl)[a.Name]
+	if !p.Data {
+		rules := []string{"Text: plain spaces (U+0020) allowed, but no other white space, control or " +
+			"format character, nor any of ' \" ` ; | & $ < > (NFKC forms included)."}
+		if p.StartsWord {
+			rules = append(rules, "May not begin with '-' or a look-alike (it starts a word).")
+		}
+		return rules
+	}
+	rules := []string{"Text the program reads as data: any printable character, quotes and operators " +
+		"included, but no control or format character and no white space other than U+0020."}
+	switch {
+	case p.OptionValue:
+		rules = append(rules, "May begin with '-' (it is an option's whole value), but not with '@'.")
+	case p.StartsWord:
+		rules = append(rules, "May not begin with '-', a look-alike or '@' (it starts a word).")
+	}
+	return rules
 }

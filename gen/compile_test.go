@@ -28,6 +28,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	rt "github.com/nanogpt/toolgen/runtime/tool"
@@ -117,7 +118,7 @@ func TestTypedRun(t *testing.T) {
 		t.Errorf("denied binary: %v", err)
 	}
 	// The options reach the validator: a deny list naming grep refuses it.
-	if _, err := NewSearchText(k, base.WithDenyList(base.DefaultDenyList().With("grep"))); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "binary \"grep\" is on the deny list") {
+	if _, err := NewSearchText(k, base.WithDenyList(programs.DefaultDenyList().With("grep"))); rt.CodeOf(err) != rt.CodeSpec || !strings.Contains(err.Error(), "binary \"grep\" is on the deny list") {
 		t.Errorf("extended deny list: %v", err)
 	}
 	if json != "user's" || tool() != "user's" {

@@ -18,6 +18,9 @@ const (
 	pkgBase    = "github.com/nanogpt/toolgen/runtime/base"
 	pkgKernel  = "github.com/nanogpt/toolgen/runtime/kernel"
 	pkgTesting = "testing"
+	// The packages of the Temporal workflow stubs (Config.Temporal).
+	pkgTemporalTool = "github.com/nanogpt/toolgen/adapters/temporaltool"
+	pkgWorkflow     = "go.temporal.io/sdk/workflow"
 )
 
 // GeneratedVersion is the version of the code Generate emits: the generated
@@ -41,7 +44,7 @@ var multi = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 func newFile(cfg *Config) *jen.File {
 	f := jen.NewFile(cfg.Package)
 	f.NoFormat = true // formatted by renderFile
-	for _, p := range []string{pkgTool, pkgBase, pkgKernel, pkgTesting} {
+	for _, p := range []string{pkgTool, pkgBase, pkgKernel, pkgTesting, pkgTemporalTool, pkgWorkflow} {
 		name := p[strings.LastIndexByte(p, '/')+1:]
 		if _, clash := cfg.Reserved[name]; clash {
 			alias := "toolgen" + name
@@ -228,6 +231,9 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.Writes {
 		fields = append(fields, field("Writes", jen.True()))
 	}
+	if s.RunsCode {
+		fields = append(fields, field("RunsCode", jen.True()))
+	}
 	if s.Network {
 		fields = append(fields, field("Network", jen.True()))
 	}
@@ -243,6 +249,7 @@ func specLit(s tool.Spec) *jen.Statement {
 	if s.OutputLimit != 0 {
 		fields = append(fields, field("OutputLimit", jen.Lit(s.OutputLimit)))
 	}
+	fields = append(fields, runFields(s)...) // duration.go
 	if len(s.Examples) > 0 {
 		exs := make([]jen.Code, len(s.Examples))
 		for i, ex := range s.Examples {

@@ -28,6 +28,12 @@ type Config struct {
 	// (Tools, Digests, …) an error; an import whose name is taken is
 	// aliased toolgen<name>. nil means none.
 	Reserved map[string]string
+	// Temporal also generates the Temporal workflow stubs (Output.Temporal):
+	// per tool a function ExecuteX that a workflow calls with the typed
+	// arguments, running the tool as an activity (package
+	// github.com/nanogpt/toolgen/adapters/temporaltool). The stubs import
+	// the Temporal SDK, so the target package's module must require it.
+	Temporal bool
 }
 
 // Output is the generated code, gofmt-clean and deterministic.
@@ -37,6 +43,9 @@ type Output struct {
 	// Test is the examples test file (tools_gen_test.go), or nil when no
 	// descriptor has examples.
 	Test []byte
+	// Temporal is the Temporal workflow stubs file (TemporalName of the
+	// tools file: tools_temporal_gen.go), or nil unless Config.Temporal.
+	Temporal []byte
 	// Tools are the generated tools' names, in order.
 	Tools []string
 }
@@ -74,6 +83,12 @@ func generate(cfg Config, descs []Descriptor, workers int) (*Output, error) {
 	}
 	if out.Code, err = renderFile(&cfg, toolsParts(tools), workers); err != nil {
 		return nil, err
+	}
+	if cfg.Temporal {
+		stubs := func(f *jen.File) { emitTemporal(f, tools) }
+		if out.Temporal, err = renderFile(&cfg, []func(*jen.File){stubs}, 1); err != nil {
+			return nil, err
+		}
 	}
 	if hasExamples(tools) {
 		test := func(f *jen.File) { emitExamplesTest(f, tools) }

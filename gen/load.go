@@ -64,7 +64,7 @@ func load(descs []Descriptor, cfg Config, workers int) ([]*genTool, error) {
 		tools = append(tools, t)
 	}
 	slices.SortFunc(tools, func(a, b *genTool) int { return cmp.Compare(a.spec.Name, b.spec.Name) })
-	errs = append(errs, claimIdents(tools, cfg.Reserved)...)
+	errs = append(errs, claimIdents(tools, cfg.Reserved, cfg.Temporal)...)
 	if len(errs) > 0 {
 		sortErrors(errs)
 		return nil, errors.Join(errs...)
@@ -106,7 +106,7 @@ func loadOne(d Descriptor) (*genTool, error) {
 // an identifier that another tool (or the package-level declarations of the
 // generated file) already has, even differing only in case, or that the
 // target package declares elsewhere, is a 613 on the later tool's name.
-func claimIdents(tools []*genTool, reserved map[string]string) []error {
+func claimIdents(tools []*genTool, reserved map[string]string, temporal bool) []error {
 	type claim struct{ ident, owner string }
 	owner := map[string]claim{}
 	for _, pkg := range []string{toolsFunc, digestsFunc, examplesTest} {
@@ -114,7 +114,7 @@ func claimIdents(tools []*genTool, reserved map[string]string) []error {
 	}
 	var errs []error
 	for _, t := range tools {
-		for _, id := range t.id.list() {
+		for _, id := range t.id.list(temporal) {
 			ident, what := id[0], id[1]
 			if file, ok := reserved[ident]; ok {
 				errs = append(errs, t.errorf("name",
@@ -134,7 +134,7 @@ func claimIdents(tools []*genTool, reserved map[string]string) []error {
 				t.spec.Name, ident, what, clash))
 			break
 		}
-		for _, id := range t.id.list() {
+		for _, id := range t.id.list(temporal) {
 			if _, taken := owner[foldKey(id[0])]; !taken {
 				owner[foldKey(id[0])] = claim{id[0], fmt.Sprintf("the %s of tool %q (%s)", strings.TrimPrefix(id[1], "its "), t.spec.Name, t.path)}
 			}

@@ -55,22 +55,30 @@ type idents struct {
 	New    string // its constructor: NewSearchText
 	Spec   string // the func returning its Spec: SearchTextSpec
 	Digest string // its digest constant: SearchTextDigest
+	// Execute is its Temporal workflow stub (Config.Temporal):
+	// ExecuteSearchText.
+	Execute string
 }
 
 func toolIdents(name string) idents {
 	t := GoName(name)
-	return idents{Type: t, Args: t + "Args", New: "New" + t, Spec: t + "Spec", Digest: t + "Digest"}
+	return idents{Type: t, Args: t + "Args", New: "New" + t, Spec: t + "Spec", Digest: t + "Digest", Execute: "Execute" + t}
 }
 
-// list returns the identifiers with what each is, for messages.
-func (id idents) list() [][2]string {
-	return [][2]string{
+// list returns the identifiers with what each is, for messages; the
+// workflow stub only when temporal is set (it is generated only then).
+func (id idents) list(temporal bool) [][2]string {
+	l := [][2]string{
 		{id.Type, "its tool type"},
 		{id.Args, "its argument struct"},
 		{id.New, "its constructor"},
 		{id.Spec, "its Spec function"},
 		{id.Digest, "its digest constant"},
 	}
+	if temporal {
+		l = append(l, [2]string{id.Execute, "its Temporal workflow stub"})
+	}
+	return l
 }
 
 // Package-level identifiers every generated file declares.
@@ -106,4 +114,14 @@ func PackageName(base string) string {
 		return name + newPkgSuffix
 	}
 	return name
+}
+
+// TemporalName is the name of the file of the Temporal workflow stubs
+// (Output.Temporal) beside the generated file named base: tools_gen.go
+// gives tools_temporal_gen.go, x_gen.go x_temporal_gen.go, and x.go
+// x_temporal_gen.go.
+func TemporalName(base string) string {
+	stem := strings.TrimSuffix(base, ".go")
+	stem = strings.TrimSuffix(stem, "_gen")
+	return stem + "_temporal_gen.go"
 }

@@ -2,6 +2,7 @@ package programs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -189,40 +190,16 @@ type grammar struct {
 // hasShort reports whether r is in set.
 func hasShort(set string, r rune) bool { return r < utf8.RuneSelf && strings.ContainsRune(set, r) }
 
-// resolveLong resolves a long option name as written (no dashes) against
-// the known options: an exact match wins, then (when abbreviations are
-// allowed) a unique prefix. ok is false when the option is unknown or
-// ambiguous; name is then as written.
+// resolveLong resolves a long option name as written (no dashes) by the
+// one abbreviation rule (ResolveLong); takesArg says whether the option
+// takes a value. ok is false when the option is unknown or ambiguous; name
+// is then as written.
 func (g *grammar) resolveLong(written string) (name string, takesArg, ok bool) {
-	takes := func(n string) bool {
-		for _, a := range g.argLong {
-			if a == n {
-				return true
-			}
-		}
-		return false
-	}
-	for _, k := range g.known {
-		if k == written {
-			return k, takes(k), true
-		}
-	}
-	if !g.abbrev || written == "" {
+	name, ok = ResolveLong(written, g.known, g.abbrev)
+	if !ok {
 		return written, false, false
 	}
-	match := ""
-	for _, k := range g.known {
-		if strings.HasPrefix(k, written) {
-			if match != "" && match != k {
-				return written, false, false
-			}
-			match = k
-		}
-	}
-	if match == "" {
-		return written, false, false
-	}
-	return match, takes(match), true
+	return name, slices.Contains(g.argLong, name), true
 }
 
 // scanner reads words into tokens.
@@ -511,17 +488,11 @@ func (c *Command) matchLong(l, written, resolved string) bool {
 	case !c.rules.Abbrev || written == "":
 		return false
 	}
-	// An abbreviation: refused when it may stand for l, unless it is exactly
-	// another option the binary knows (an exact match wins).
+	// An abbreviation: refused when it may stand for l (MayStandFor).
 	if resolved != written {
 		return false // resolved unambiguously to another option
 	}
-	for _, k := range c.rules.known {
-		if k == written {
-			return false
-		}
-	}
-	return strings.HasPrefix(stem, written)
+	return MayStandFor(written, stem, c.rules.known, true)
 }
 
 // matchConfine reports whether t is one of the confined options, given as

@@ -74,6 +74,7 @@ var knownDifferences = map[string]string{
 	"ssh-keygen -j":                "dropped by OpenSSH 9 (moduli)",
 	"ssh-keygen -S":                "dropped by OpenSSH 9 (moduli)",
 	"ssh-keygen -T":                "dropped by OpenSSH 9 (moduli)",
+	"curl --engi":                  "curl names an option as it was written (\"option --engi: requires parameter\"), so the full name is not in its message; it reads --engi as --engine all the same",
 }
 
 // TestConfirm replays each program's grammar against the program installed
@@ -128,6 +129,9 @@ func TestConfirm(t *testing.T) {
 			}
 			for _, l := range g.ArgLong {
 				check("--"+l, "")
+			}
+			if len(g.Pattern) > 0 {
+				confirmed += confirmNoValue(t, path, g)
 			}
 			if !g.Abbrev {
 				return
@@ -214,4 +218,70 @@ func uniquePrefix(g programs.Grammar, l string) string {
 		}
 	}
 	return ""
+}
+
+// sameOption are long names that spell one option, which getopt_long does
+// not call ambiguous.
+var sameOption = map[string]string{"color": "colour"}
+
+// ambiguous matches getopt_long's message for a prefix of two long options.
+var ambiguous = regexp.MustCompile(`(?i)ambiguous`)
+
+// confirmNoValue confirms, for a program whose pattern operand Places
+// reads as data (Grammar.Pattern: grep, rg), the rest of what that reading
+// trusts: every option the grammar says takes no value (NoArgShort, Long),
+// given as the last word, is not asked a value; and where long options may
+// be abbreviated, a prefix of two of them is refused as ambiguous (the
+// rule both readers follow: a unique prefix, an exact name first). These
+// programs only search, so running them with a lone option is harmless.
+// It returns how many rows it confirmed.
+func confirmNoValue(t *testing.T, path string, g programs.Grammar) int {
+	n := 0
+	var opts []string
+	for _, c := range g.NoArgShort {
+		opts = append(opts, "-"+string(c))
+	}
+	for _, l := range g.Long {
+		opts = append(opts, "--"+l)
+	}
+	for _, opt := range opts {
+		if out := runAlone(t, path, opt); needsValue.MatchString(out) {
+			t.Errorf("%s %s: the grammar says it takes no value; the program says:\n%s", filepath.Base(path), opt, out)
+		}
+		n++
+	}
+	if !g.Abbrev {
+		return n
+	}
+	all := append(slices.Clone(g.ArgLong), g.Long...)
+	for _, a := range all {
+		for _, b := range all {
+			p := commonPrefix(a, b)
+			if a >= b || len(p) < 2 || sameOption[a] == b || sameOption[b] == a {
+				continue
+			}
+			out := runAlone(t, path, "--"+p)
+			if p == a || p == b { // an exact name wins over the longer one it begins
+				if ambiguous.MatchString(out) {
+					t.Errorf("%s --%s: an exact name, but the program reads it as ambiguous with --%s:\n%s", filepath.Base(path), p, max(a, b), out)
+				}
+				n++
+				continue
+			}
+			if !ambiguous.MatchString(out) {
+				t.Errorf("%s --%s: a prefix of --%s and --%s, but the program does not say it is ambiguous:\n%s", filepath.Base(path), p, a, b, out)
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// commonPrefix returns the longest common prefix of a and b.
+func commonPrefix(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[:i]
 }

@@ -42,7 +42,11 @@ var _ = register(&Program{
 		Abbrev: true, ArgShort: "efmABCDd", NoArgShort: "EFGPivwxyclLoqsbHhnTZzaIrRUu",
 		ArgLong: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices",
 			"directories", "binary-files", "label", "include", "exclude", "exclude-from", "exclude-dir", "group-separator"},
-		Long: []string{"recursive", "color", "colour"},
+		Long: []string{"recursive", "color", "colour", "count", "ignore-case", "no-ignore-case", "line-number", "files-with-matches",
+			"files-without-match", "fixed-strings", "extended-regexp", "basic-regexp", "perl-regexp", "invert-match", "word-regexp",
+			"line-regexp", "only-matching", "quiet", "silent", "no-messages", "with-filename", "no-filename", "null", "null-data",
+			"text", "byte-offset", "initial-tab", "line-buffered"},
+		Pattern: []string{"-e", "--regexp", "-f", "--file"},
 	},
 	Rows: []Row{
 		{Short: "R", Long: []string{"dereference-recursive"}, Why: whyFollow + "; -r does not"},

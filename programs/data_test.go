@@ -17,7 +17,6 @@ import (
 
 	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/programs"
-	"github.com/nanogpt/toolgen/runtime/base"
 	toolexec "github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -65,6 +64,10 @@ func TestProgramData(t *testing.T) {
 					got = replay(t, f.Data, execResult(t))
 				case "env":
 					got = []byte(strings.Join(envOf(t, arg), "\n") + "\n")
+				case "runs_code":
+					got = replay(t, f.Data, runsCodeResult)
+				case "toolenv":
+					got = []byte(strings.Join(toolEnv(t, arg), "\n") + "\n")
 				default:
 					t.Fatalf("%s: unknown section %q", file, f.Name)
 				}
@@ -136,7 +139,7 @@ func templateResult(line string) []string {
 			s.Args = append(s.Args, tool.Arg{Name: m[1], Type: tool.String, Description: "a value", Required: true})
 		}
 	}
-	deny := validate.DefaultDenyList()
+	deny := programs.DefaultDenyList()
 	if entry, denied := deny.Match(strings.Fields(line)[0]); denied {
 		deny = deny.Without(entry)
 	}
@@ -145,6 +148,62 @@ func templateResult(line string) []string {
 		return []string{"ok"}
 	}
 	return strings.Split(err.Error(), "\n")
+}
+
+// runsCodeResult is what Spec says of a template of a tool that declares
+// runs_code, checked against the default deny list. A slot's name gives
+// its kind: path… a path slot, enum… an enum of "unit" and "all", num…
+// an integer, flag… a boolean whose flag is -v, pat… a string with the
+// pattern ^[a-z0-9_]+$; any other a string.
+func runsCodeResult(line string) []string {
+	s := tool.Spec{Name: "t", Description: "a template of the toolchain data", Command: line, RunsCode: true}
+	seen := map[string]bool{}
+	for _, m := range slotRE.FindAllStringSubmatch(line, -1) {
+		if seen[m[1]] {
+			continue
+		}
+		seen[m[1]] = true
+		a := tool.Arg{Name: m[1], Type: tool.String, Description: "a value", Required: true}
+		switch name := m[1]; {
+		case strings.HasPrefix(name, "path"):
+			a.Type = tool.Path
+		case strings.HasPrefix(name, "enum"):
+			a.Enum = []string{"unit", "all"}
+		case strings.HasPrefix(name, "num"):
+			a.Type = tool.Integer
+		case strings.HasPrefix(name, "flag"):
+			a.Type, a.Flag, a.Required = tool.Boolean, "-v", false
+		case strings.HasPrefix(name, "pat"):
+			a.Pattern = "^[a-z0-9_]+$"
+		}
+		s.Args = append(s.Args, a)
+	}
+	_, err := validate.Spec(&s)
+	if err == nil {
+		return []string{"ok"}
+	}
+	return strings.Split(err.Error(), "\n")
+}
+
+// toolEnv is the environment the toolchain of the program named forces
+// on a call in /ws with the cache /cache and the scratch directory
+// /scratch, offline, for a user whose HOME is /home/u; then, after a
+// line "online:", the same for a tool that names hosts.
+func toolEnv(t *testing.T, prog string) []string {
+	tc := programs.ToolchainOf(prog)
+	if tc == nil {
+		t.Fatalf("no toolchain profile covers %q", prog)
+	}
+	host := func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
+	}
+	b := programs.Build{Path: "/usr/bin/" + prog, Workspace: "/ws", Cache: "/cache", Scratch: "/scratch", Env: host}
+	out := tc.Env(b)
+	b.Online = true
+	return append(append(out, "online:"), tc.Env(b)...)
 }
 
 // execResult returns what Plan says of an ExecTool command line, granting
@@ -171,14 +230,14 @@ func execResult(t *testing.T) func(string) []string {
 				t.Fatal(err)
 			}
 		}
-		deny := validate.DefaultDenyList()
+		deny := programs.DefaultDenyList()
 		real, _ := filepath.EvalSymlinks(path)
 		for _, name := range []string{bin, real} {
 			if entry, denied := deny.Match(name); denied {
 				deny = deny.Without(entry)
 			}
 		}
-		tl, err := toolexec.New(k, []string{bin}, toolexec.WithDenyList(base.DenyList(deny)))
+		tl, err := toolexec.New(k, []string{bin}, toolexec.WithDenyList(deny))
 		if err != nil {
 			return strings.Split(err.Error(), "\n")
 		}
@@ -190,10 +249,11 @@ func execResult(t *testing.T) func(string) []string {
 }
 
 // envOf is the environment the hook forces on the program at path, run in
-// a fresh directory with the configuration directory /cfg; git's look
-// finds nothing set.
+// the workspace /workspace (a fixed path: git's safe.directory names it;
+// the look, nothingSet, runs nothing there) with the configuration
+// directory /cfg; git's look finds nothing set.
 func envOf(t *testing.T, path string) []string {
-	return programs.Hook{}.Env(path, t.TempDir(), "/cfg", []string{"status"}, nothingSet)
+	return programs.Hook{}.Env(path, "/workspace", "/cfg", []string{"status"}, nothingSet)
 }
 
 // nothingSet is a look whose git config finds nothing (exit status 1).

@@ -15,6 +15,11 @@
 // line with the same Grammar (Program.ReadCommand) and refuses what the
 // code options' ExecWhy, the Rows and the Check refuse (Command.Refusal).
 //
+// Both readers resolve a long option by one rule (longopt.go: an exact name
+// wins, then a unique prefix where the program takes abbreviations), which
+// TestConfirm checks against the installed programs; FuzzTemplateCode
+// holds the two readings of every program's templates to each other.
+//
 // One file per program or family: git.go, sed.go, tar.go, net.go (curl,
 // wget, rsync, nc …), ssh.go …
 // Each declares one *Program and registers it with register in an init
@@ -25,10 +30,14 @@
 // forced on it (TestProgramData replays them; TestConfirm replays each
 // grammar row against the installed program outside -short).
 //
-// The deny list (deny.go) and the judging of the file a path resolves to
-// (program_file.go, shebang.go) are here too: a program is denied by name,
-// by the name of the file its path resolves to, and by the #! interpreter
-// of a script.
+// The deny list (deny.go, DenyList: the one deny-list type every package
+// and entry point takes) and the judging of the file a path resolves to
+// (program_file.go) are here too: a program is denied by name, by the name
+// of the file its path resolves to, and by the #! interpreter of a script.
+//
+// The mechanisms the data relies on live in packages of their own:
+// internal/sedscript judges a sed script, internal/shebang reads a #! line,
+// internal/fileid tells files apart by device and inode.
 //
 // The kernel learns a program's forced environment, helper directories and
 // extra reads through one hook, Hook, which the preset (and base.New and

@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"slices"
 	"strings"
 	"sync"
 )
@@ -53,7 +52,7 @@ type execRules struct {
 	// (tar's host:file). It runs after the rows.
 	Check func(c *Command) *Refusal
 
-	known []string // Long, ArgLong and every refused long option
+	known []string // every long option the program is known to have (Program.LongNames)
 }
 
 // execRow is one row of the flag table: spellings refused for one reason.
@@ -111,22 +110,19 @@ func fromProgram(p *Program) *execRules {
 	for _, row := range p.Rows {
 		r.Rows = append(r.Rows, execRow{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why})
 	}
+	if p.ResponseFiles != "" { // every word, before a subcommand and after it
+		r.Rows = append(r.Rows, execRow{Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
+		if g.Subcommands {
+			r.Rows = append(r.Rows, execRow{Sub: "*", Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
+		}
+	}
 	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
 		return nil
 	}
 	for i := range r.Rows {
 		r.Rows[i].subs = strings.Fields(r.Rows[i].Sub)
 	}
-	known := append(slices.Clone(r.Long), r.ArgLong...)
-	for _, row := range r.Rows {
-		for _, l := range row.Long {
-			if !strings.HasSuffix(l, "*") {
-				known = append(known, l)
-			}
-		}
-	}
-	slices.Sort(known)
-	r.known = slices.Compact(known)
+	r.known = p.longNames()
 	return r
 }
 
@@ -163,16 +159,6 @@ func (p *Program) ExecRows() []Row {
 		out[i] = Row{Sub: row.Sub, Short: row.Short, Long: row.Long, Words: row.Words, Confine: row.Confine, Why: row.Why}
 	}
 	return out
-}
-
-// KnownLong returns every long option p is known to have (Long, ArgLong
-// and every refused one), sorted: an abbreviation that is exactly one of
-// them is that option, not a prefix of another.
-func (p *Program) KnownLong() []string {
-	if r := p.rules(); r != nil {
-		return slices.Clone(r.known)
-	}
-	return nil
 }
 
 // WholeSub reports whether the row refuses subcommands themselves (Sub

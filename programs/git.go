@@ -43,7 +43,10 @@ import (
 //   - GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n, which git reads
 //     with command-line precedence, above the repository's .git/config, its
 //     config.worktree and anything they include (include.path, includeIf):
-//     see gitForced for the keys and values.
+//     see gitForced for the keys and values. After them, safe.directory set
+//     to the workspace and nothing else (gitSafeEnv): a workspace owned by
+//     another user (a container's mounted volume) is one the user chose to
+//     work in, and git would otherwise refuse it ("dubious ownership").
 //
 // Settings whose name the repository chooses cannot be listed in advance:
 // filter.<driver>.clean/smudge/process (git status, diff, add, checkout on
@@ -180,7 +183,7 @@ const gitNamedPattern = `^(filter\..+\.(clean|smudge|process)|diff\..+\.(textcon
 // git reaches later (a submodule's own .git/config, read by the git that
 // recurses into it), and a configuration changed between this look and the
 // run (another call writing .git/config at the same moment).
-func gitRepoEnv(path string, args []string, look Look) []string {
+func gitRepoEnv(path, dir string, args []string, look Look) []string {
 	if look == nil {
 		return gitRefusedEnv("the repository configuration could not be checked: no look was possible")
 	}
@@ -192,7 +195,7 @@ func gitRepoEnv(path string, args []string, look Look) []string {
 	// depends on nothing that differs between the look and the run
 	// (include.path = ~/x fails without HOME, and a look that fails must
 	// not let the run go unforced).
-	env := append([]string{"LC_ALL=C"}, gitEnv()...)
+	env := append(append([]string{"LC_ALL=C"}, gitEnv()...), gitSafeEnv(dir)...)
 	out := &lookOutput{limit: maxLookOutput, full: cancel}
 	stderr := &lookOutput{limit: 4 << 10, full: func() {}}
 	// The look is a process of the host's: Look makes it die with the host,
@@ -226,9 +229,9 @@ func gitRepoEnv(path string, args []string, look Look) []string {
 	if len(names) > maxLookNames {
 		return gitRefusedEnv(fmt.Sprintf("the repository configuration names more than %d settings that run programs", maxLookNames))
 	}
-	forced := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+len(names))}
+	forced := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(gitRepoFirst+len(names))}
 	for i, name := range names {
-		n := strconv.Itoa(len(gitForced) + i)
+		n := strconv.Itoa(gitRepoFirst + i)
 		forced = append(forced, "GIT_CONFIG_KEY_"+n+"="+name, "GIT_CONFIG_VALUE_"+n+"="+namedOff(name))
 	}
 	return forced
@@ -248,9 +251,34 @@ const (
 // whose text is the reason ("invalid key: toolgen.refused: …").
 func gitRefusedEnv(why string) []string {
 	return []string{
+		"GIT_CONFIG_COUNT=" + strconv.Itoa(gitRepoFirst+1),
+		"GIT_CONFIG_KEY_" + strconv.Itoa(gitRepoFirst) + "=toolgen.refused: " + why,
+		"GIT_CONFIG_VALUE_" + strconv.Itoa(gitRepoFirst) + "=refused",
+	}
+}
+
+// gitRepoFirst is the index of the first GIT_CONFIG_KEY_n that gitRepoEnv
+// sets: after gitForced and gitSafeEnv's safe.directory.
+var gitRepoFirst = len(gitForced) + 1
+
+// gitSafeEnv returns the entries that set safe.directory, after gitForced,
+// to dir (the workspace, absolute, symlinks resolved) and nothing wider: git
+// then works in a repository at the workspace's root that another user owns
+// (a container's mounted volume), and in no other. git reads safe.directory
+// only from protected configuration, which the command-line precedence of
+// GIT_CONFIG_COUNT is; the repository's own configuration cannot widen it.
+// A dir that git would read as a pattern (a last element "*", git 2.46's
+// prefix match), or one that is not absolute, gets the empty value instead,
+// which empties the list: no directory is made safe.
+func gitSafeEnv(dir string) []string {
+	n := strconv.Itoa(len(gitForced))
+	if !filepath.IsAbs(dir) || filepath.Base(dir) == "*" {
+		dir = ""
+	}
+	return []string{
 		"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1),
-		"GIT_CONFIG_KEY_" + strconv.Itoa(len(gitForced)) + "=toolgen.refused: " + why,
-		"GIT_CONFIG_VALUE_" + strconv.Itoa(len(gitForced)) + "=refused",
+		"GIT_CONFIG_KEY_" + n + "=safe.directory",
+		"GIT_CONFIG_VALUE_" + n + "=" + dir,
 	}
 }
 
@@ -311,7 +339,7 @@ func gitLocation(args []string) []string {
 			out = append(out, a)
 		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
 			out = append(out, a)
-		case GitOptionTakesValue(a):
+		case gitGrammar.TakesValue(a):
 			i++ // the option's value
 		case !strings.HasPrefix(a, "-") || a == "--":
 			return out // the subcommand
@@ -319,12 +347,6 @@ func gitLocation(args []string) []string {
 	}
 	return out
 }
-
-// GitOptionTakesValue reports whether opt is one of git's top-level options
-// (before the subcommand) that, written alone, take the next word as their
-// value: -C, -c, --git-dir, --work-tree, --namespace, --config-env,
-// --super-prefix, --attr-source.
-func GitOptionTakesValue(opt string) bool { return gitGrammar.TakesValue(opt) }
 
 // execPaths caches git --exec-path per binary path.
 var execPaths sync.Map // string → string
@@ -438,7 +460,8 @@ var _ = register(&Program{
 			Why: "it is an internal helper of another command (submodule foreach, bisect run …), not a command to run directly"},
 	},
 	Env: func(r Run) []string {
-		return append(slices.Clone(gitEnv()), gitRepoEnv(r.Path, r.Args, r.Look)...)
+		env := append(slices.Clone(gitEnv()), gitSafeEnv(r.Dir)...)
+		return append(env, gitRepoEnv(r.Path, r.Dir, r.Args, r.Look)...)
 	},
 	ExecDirs: func(path string) []string {
 		if dir := gitExecPath(path); dir != "" {
@@ -451,15 +474,6 @@ var _ = register(&Program{
 	// be read (GIT_CONFIG_NOSYSTEM notwithstanding).
 	Read: []string{"/etc/gitconfig"},
 })
-
-// NoProgram is the value given to a setting that names a program to run
-// when it must run nothing (git's forced settings, npm's): a path below
-// /dev/null, which can never exist.
-const NoProgram = noProgram
-
-// GitForced returns the settings forced at command-line precedence on
-// every git (name, value), in order: a copy.
-func GitForced() [][2]string { return slices.Clone(gitForced) }
 
 // whyGitConfig is why a value of git's -c is code.
 const whyGitConfig = "sets configuration for the run, and git settings can run programs (core.fsmonitor, diff.external, alias.x=!cmd)"
@@ -480,14 +494,14 @@ var gitGrammar = Grammar{
 	},
 }
 
-// GitBuiltins returns the built-in commands of the git at path, as that git
+// gitBuiltins returns the built-in commands of the git at path, as that git
 // lists them (git --list-cmds=builtins), asked once per binary and cached.
 // A built-in always wins over an alias of the same name, so letting only
 // built-ins through also keeps out aliases ("!cmd" aliases run shell
 // commands) and external git-* programs (on git 2.39, refs, bisect and
 // submodule are not built-ins). Built-ins that run programs are refused by
 // a row of gitRules or by checkGit, which say why.
-func GitBuiltins(path string) ([]string, error) {
+func gitBuiltins(path string) ([]string, error) {
 	if v, ok := builtinsCache.Load(path); ok {
 		e := v.(builtinsEntry)
 		return e.names, e.err
@@ -547,7 +561,7 @@ func checkGit(c *Command) *Refusal {
 	if c.sub == "" {
 		return nil
 	}
-	builtins, err := GitBuiltins(c.path)
+	builtins, err := gitBuiltins(c.path)
 	if err != nil {
 		return refuse(c.subAt, "git: cannot tell which subcommands are built-ins (%v); every subcommand is refused", err)
 	}

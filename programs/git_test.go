@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,20 +151,21 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 	old := gitLookTimeout
 	gitLookTimeout = 100 * time.Millisecond
 	defer func() { gitLookTimeout = old }()
-	env := gitRepoEnv(slow, []string{"log"}, plainLook(dir))
+	env := gitRepoEnv(slow, dir, []string{"log"}, plainLook(dir))
+	gitLookTimeout = old // the real looks below may take long on a loaded machine
 	require.NotEmpty(t, env)
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
 	ws := gitRepo(t)
 	cmd := exec.Command(git, "log", "-1")
 	cmd.Dir = ws
-	cmd.Env = append(append([]string{"PATH=/usr/bin:/bin"}, gitEnv()...), env...)
+	cmd.Env = append(append(append([]string{"PATH=/usr/bin:/bin"}, gitEnv()...), gitSafeEnv(ws)...), env...)
 	out, err := cmd.CombinedOutput()
 	assert.Error(t, err, "git ran: %s", out)
 	assert.Contains(t, string(out), "could not be checked")
 	// Exit 1 (nothing set) adds nothing.
-	assert.Nil(t, gitRepoEnv(git, []string{"log"}, plainLook(ws)))
+	assert.Nil(t, gitRepoEnv(git, ws, []string{"log"}, plainLook(ws)))
 	// No look at all: closed too.
-	assert.Contains(t, strings.Join(gitRepoEnv(git, []string{"log"}, nil), "\n"), "could not be checked")
+	assert.Contains(t, strings.Join(gitRepoEnv(git, ws, []string{"log"}, nil), "\n"), "could not be checked")
 }
 
 // FuzzGitLocation: gitLocation returns, in order, words of its input, and
@@ -193,4 +195,66 @@ func FuzzGitLocation(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGitSafeEnv: safe.directory names the workspace and nothing wider; a
+// path git would read as a pattern, or a relative one, empties the list.
+func TestGitSafeEnv(t *testing.T) {
+	n := strconv.Itoa(len(gitForced))
+	for dir, want := range map[string]string{
+		"/work/repo":   "/work/repo",
+		"/work/a b":    "/work/a b",
+		"/work/*":      "",
+		"/*":           "",
+		"repo":         "",
+		"":             "",
+		"/work/repo/.": "/work/repo/.",
+	} {
+		env := gitSafeEnv(dir)
+		assert.Equal(t, []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitForced)+1), "GIT_CONFIG_KEY_" + n + "=safe.directory",
+			"GIT_CONFIG_VALUE_" + n + "=" + want}, env, "%q", dir)
+	}
+	assert.Equal(t, len(gitForced)+1, gitRepoFirst, "the repository's settings come after safe.directory")
+}
+
+// TestGitSafeDirectoryOnlyWorkspace: git works in a workspace another user
+// owns (the documented container layout: a mounted volume), and only
+// there: a repository of another user inside the workspace, or the
+// workspace's parent, stays refused as git refuses it ("dubious
+// ownership"). As root, with the repositories given to another uid.
+func TestGitSafeDirectoryOnlyWorkspace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a repository to another user needs root; as an ordinary user, cmd/toolgen's TestContainerLayout runs git on a root-owned workspace")
+	}
+	ws := gitRepo(t)
+	nested := filepath.Join(ws, "vendor", "lib")
+	require.NoError(t, os.MkdirAll(nested, 0o755))
+	gitInit := exec.Command("git", "init", "-q", nested)
+	gitInit.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + ws, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
+	out, err := gitInit.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, filepath.Walk(ws, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 4242, 4242)
+	}))
+	git := func(safe []string, args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		cmd.Env = append(append([]string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}, gitEnv()...), safe...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	got, err := git(nil, "log", "--format=%s")
+	require.Error(t, err, "git ran in another user's repository without safe.directory: %s", got)
+	require.Contains(t, got, "dubious ownership")
+	got, err = git(gitSafeEnv(ws), "log", "--format=%s")
+	require.NoError(t, err, "%s", got)
+	assert.Equal(t, "first\n", got)
+	got, err = git(gitSafeEnv(ws), "-C", "vendor/lib", "status")
+	assert.Error(t, err, "a nested repository of another user was made safe: %s", got)
+	assert.Contains(t, got, "dubious ownership")
+	got, err = git(gitSafeEnv(filepath.Join(ws, "vendor")), "log")
+	assert.Error(t, err, "safe.directory on a subdirectory made the workspace safe: %s", got)
 }

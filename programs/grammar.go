@@ -26,7 +26,8 @@ const (
 type Grammar struct {
 	Style Style
 	// Abbrev: long options may be abbreviated to a unique prefix (GNU
-	// getopt_long, argp, git's parse-options after the subcommand).
+	// getopt_long, argp, git's parse-options after the subcommand), by the
+	// one rule of ResolveLong and MayStandFor that both readers follow.
 	Abbrev bool
 	// ArgShort are the option letters that take a value (the rest of the
 	// word, or the next word); OptShort those whose optional value can only
@@ -59,6 +60,11 @@ type Grammar struct {
 	// SubArgs are, per subcommand, the options that take a value ("git
 	// config --file --get a b" sets a in the file "--get").
 	SubArgs map[string]SubArgs
+	// Pattern are the options that give the program its pattern ("-e",
+	// "--regexp", "-f", "--file"); when set, the first operand is the
+	// pattern unless one of them is given (grep, rg). A pattern is data: a
+	// text slot there may hold quotes and operator characters.
+	Pattern []string
 }
 
 // TakesValue reports whether opt, written alone ("-C", "--git-dir"), is an
@@ -74,7 +80,7 @@ func (g Grammar) TakesValue(opt string) bool {
 // script of it.
 type Script struct {
 	// Judge returns why a script is refused, or "" when it is safe to run
-	// (SedScript). The ExecTool judges every script with it too.
+	// (sedscript.Judge). The ExecTool judges every script with it too.
 	Judge func(script string) string
 	// Danger are the letters of the commands that run a program or touch a
 	// file: a slot whose values hold no letter is still refused when the

@@ -3,6 +3,7 @@ package programs
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,4 +104,58 @@ func NamesOf(path string) []string {
 		}
 	}
 	return slices.Compact(names)
+}
+
+// InstallDirs returns the directories outside PATH where the toolchain
+// that covers the program named name is installed (/usr/local/go/bin), as
+// the host's environment names them (GOROOT, CARGO_HOME, HOME); nil when
+// no profile covers it. It satisfies kernel.CodeRunners with Toolchain and
+// BuildEnv.
+func (Hook) InstallDirs(name string) []string {
+	if tc := ToolchainOf(name); tc != nil && tc.Install != nil {
+		return tc.Install(os.Getenv)
+	}
+	return nil
+}
+
+// Toolchain returns the name of the profile that covers the program at
+// path (absolute, resolved), the directories it reads (its installation,
+// the user's module caches), the directories of the workspace's build
+// cache it writes, and its data cap; "" and nothing when no profile covers
+// it.
+func (Hook) Toolchain(path string) (name string, read, caches []string, memory int64) {
+	tc := toolchainOfPath(path)
+	if tc == nil {
+		return "", nil, nil, 0
+	}
+	if tc.Reads != nil {
+		read = tc.Reads(path, os.Getenv)
+	}
+	return tc.Name, read, slices.Clone(tc.Caches), tc.MemoryCap()
+}
+
+// BuildEnv returns the environment the profile that covers the program at
+// path forces on a call with args in workspace, whose build cache and
+// scratch directory are cache and scratch; online reports that the tool
+// names hosts. nil when no profile covers it.
+func (Hook) BuildEnv(path string, args []string, workspace, cache, scratch string, online bool) []string {
+	tc := toolchainOfPath(path)
+	if tc == nil || tc.Env == nil {
+		return nil
+	}
+	return tc.Env(Build{Path: path, Args: args, Workspace: workspace, Cache: cache, Scratch: scratch, Online: online, Env: os.Getenv})
+}
+
+// toolchainOfPath is the profile that covers the program at path, by its
+// name or by the name of the file it resolves to.
+func toolchainOfPath(path string) *Toolchain {
+	if tc := ToolchainOf(path); tc != nil {
+		return tc
+	}
+	for _, n := range NamesOf(path) {
+		if tc := ToolchainOf(n); tc != nil {
+			return tc
+		}
+	}
+	return nil
 }

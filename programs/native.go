@@ -7,23 +7,23 @@ import "strings"
 // being mapped, so such code of the workspace would run even under
 // --confine strict.
 
-// binutils load a BFD plugin (a shared library) named by --plugin, even
-// under Landlock; getopt_long takes a prefix (--plug).
-var _ = register(&Program{
-	Names: []string{"nm", "ar", "ranlib", "x86_64-linux-gnu-nm", "x86_64-linux-gnu-ar", "x86_64-linux-gnu-ranlib",
-		"aarch64-linux-gnu-nm", "aarch64-linux-gnu-ar", "aarch64-linux-gnu-ranlib"},
-	Grammar: Grammar{Abbrev: true, ArgLong: []string{"plugin"}},
-	Rows: []Row{
-		{Long: []string{"plugin"}, Why: "it loads the named shared library as a plugin, whose code runs inside the program"},
-	},
-})
-
 // openssl loads engines and providers (shared libraries) named on its
-// command line (-engine, engine dynamic -pre SO_PATH:…, -provider-path) or
-// in a configuration file it is given (-config): it ran code of the
-// workspace even under --confine strict.
+// command line (-engine, engine dynamic -pre SO_PATH:…, -provider-path,
+// -provider) or in a configuration file it is given (-config): it ran code
+// of the workspace even under --confine strict. The ExecTool refuses it
+// whole; in a template those options are code positions. Its options are
+// single-dash words after the subcommand (openssl dgst -engine E), and
+// take "-opt=value" too.
 var _ = register(&Program{
-	Names:  []string{"openssl"},
+	Names:   []string{"openssl"},
+	Grammar: Grammar{Subcommands: true},
+	SubWhy:  "its engine subcommand loads engines, shared libraries whose code runs inside it",
+	Code: []CodeOption{
+		{Sub: "*", Words: []string{"-engine", "-keygen_engine", "-ssl_client_engine", "-provider-path", "-provider"}, Kind: CodeScriptFile,
+			Why: "names an engine or provider, a shared library openssl loads (by path, or from the directory -provider-path names), whose code runs inside it"},
+		{Sub: "*", Words: []string{"-config", "-conf"}, Kind: CodeScriptFile,
+			Why: "names an OpenSSL configuration file, which can load engines and providers (shared libraries)"},
+	},
 	Refuse: "it loads engines and providers, shared libraries named on its command line or in a configuration file, whose code runs inside it; use sha256sum, base64 or cat for what it would read",
 })
 

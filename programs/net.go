@@ -104,9 +104,12 @@ var _ = register(&Program{
 			"tr-encoding", "trace-time", "use-ascii", "verbose", "version", "xattr",
 		},
 	},
+	Code: []CodeOption{
+		{Long: []string{"engine"}, Kind: CodeRuns, Why: "names the OpenSSL engine curl loads, a shared library (by name, or by path) whose code runs inside it",
+			ExecWhy: "it loads an OpenSSL engine, which is native code"},
+	},
 	Rows: []Row{
 		{Short: "K", Long: []string{"config"}, Why: "it reads options from a file, which cannot be checked"},
-		{Long: []string{"engine"}, Why: "it loads an OpenSSL engine, which is native code"},
 	},
 	ConfigFiles: []string{".curlrc"},
 	Env: func(r Run) []string {

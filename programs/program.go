@@ -38,6 +38,16 @@ type Program struct {
 	// unless an enum makes it safe.
 	SubWhy string
 
+	// ResponseFiles, when set, says that the program reads a word "@FILE"
+	// as the words of FILE (a response file: libiberty's expandargv in
+	// binutils and GCC, LLVM's response files, the JDK's @argfiles), and
+	// how ("binutils' @FILE"): FILE's words become options the template
+	// never wrote. A slot value that starts a word with '@' is then a 614
+	// (package validate, ResponseFileValue), an enum or default value so
+	// written a 613, and the ExecTool refuses every word that starts with
+	// '@'. testdata/options.md records how the programs were found.
+	ResponseFiles string
+
 	// Refuse, when set, makes the ExecTool refuse the program whatever its
 	// arguments, saying why (exec.New refuses to grant it: 613).
 	Refuse string
@@ -71,6 +81,7 @@ type Program struct {
 
 	match DenyList   // Names, as a matcher
 	exec  *execRules // the ExecTool's reading (execrules.go), made once
+	long  []string   // LongNames, made once
 }
 
 // registry holds every program, in the order the files registered them
@@ -83,6 +94,13 @@ func register(p *Program) *Program {
 	registry = append(registry, p)
 	return p
 }
+
+// prepareLong builds each program's LongNames once, on first use.
+var prepareLong = sync.OnceFunc(func() {
+	for _, p := range registry {
+		p.long = p.longNames()
+	}
+})
 
 // prepare builds each program's matcher once, on first use.
 var prepare = sync.OnceFunc(func() {

@@ -1,9 +1,7 @@
 package programs
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nanogpt/toolgen/internal/fileid"
+	"github.com/nanogpt/toolgen/internal/shebang"
 )
 
 // maxInterpreterDepth is how many #! interpreters deep Program follows a
@@ -76,7 +77,7 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 	if hit, ok := d.sameFile(info, filepath.Dir(path), filepath.Dir(real)); ok && !byNameOnly[hit.entry] {
 		return fmt.Sprintf("%s is the same file as %s, which is on the deny list (entry %q)", path, hit.path, hit.entry), true
 	}
-	sb, ok := readShebang(real)
+	sb, ok := shebang.Read(real)
 	if !ok {
 		return "", false
 	}
@@ -89,7 +90,7 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 			"command's working directory, the workspace", path, interp), true
 	}
 	if BinaryName(interp) == "env" {
-		prog, ok := EnvProgram(sb.Arg)
+		prog, ok := shebang.EnvProgram(sb.Arg)
 		if !ok {
 			return fmt.Sprintf("%s is a script whose #! line runs env in a way toolgen cannot follow (%q)", path, "#!"+sb.Interpreter+" "+sb.Arg), true
 		}
@@ -140,21 +141,6 @@ func linkChain(path string) (hops []string, real string) {
 	return hops, cur
 }
 
-// readShebang reads the #! line of the regular file at path.
-func readShebang(path string) (Shebang, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Shebang{}, false
-	}
-	defer f.Close()
-	buf := make([]byte, shebangSize)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return Shebang{}, false
-	}
-	return ParseShebang(buf[:n])
-}
-
 // lookProgram finds a bare program name in systemDirs, as env would on
 // the kernel's PATH; a name holding '/' is taken as it is.
 func lookProgram(name string) (string, bool) {
@@ -176,12 +162,6 @@ func lookProgram(name string) (string, bool) {
 // their file says nothing about a program invoked under another name.
 var byNameOnly = map[string]bool{"pkill": true, "killall": true}
 
-// fileKey identifies a file: its device and inode.
-type fileKey struct{ dev, ino uint64 }
-
-// keyOf and the other file-identity helpers are in fileid_unix.go (and
-// fileid_other.go, where a file has no device and inode to compare).
-
 // denyHit is a denied program found in a directory.
 type denyHit struct{ path, entry string }
 
@@ -190,7 +170,7 @@ type denyHit struct{ path, entry string }
 type dirIndex struct {
 	mtime   time.Time
 	checked time.Time // when mtime was last compared with the directory's (guarded by indexes)
-	files   map[fileKey]denyHit
+	files   map[fileid.Key]denyHit
 }
 
 // indexKey names a dirIndex: the deny list's key and the directory.
@@ -225,11 +205,11 @@ var programDirs = sync.OnceValue(func() []string {
 
 // sameFile looks info up among the denied programs of dirs and systemDirs.
 func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
-	key, ok := keyOf(info)
+	key, ok := fileid.Of(info)
 	if !ok {
 		return denyHit{}, false
 	}
-	if singleLink(info) {
+	if fileid.SingleLink(info) {
 		// One directory entry only: no other name (denied or not) shares
 		// the file, so the directories need not be indexed.
 		return denyHit{}, false
@@ -280,7 +260,7 @@ func (d DenyList) index(dir string, system bool) *dirIndex {
 		indexes.Unlock()
 		return idx
 	}
-	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileKey]denyHit{}}
+	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileid.Key]denyHit{}}
 	d.indexInto(idx, dir)
 	indexes.Lock()
 	if indexes.m == nil {
@@ -311,7 +291,7 @@ func (d DenyList) indexInto(idx *dirIndex, dir string) {
 	}
 	slices.SortFunc(denied, func(a, b named) int { return strings.Compare(a.name, b.name) })
 	for _, n := range denied {
-		k, ok := regularKeyAt(f, n.name)
+		k, ok := fileid.RegularAt(f, n.name)
 		if !ok {
 			continue
 		}

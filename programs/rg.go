@@ -10,6 +10,7 @@ var _ = register(&Program{
 			"type-not", "type-add", "type-clear", "sort", "sortr", "colors", "engine", "ignore-file", "max-filesize",
 			"path-separator", "context-separator", "field-context-separator", "field-match-separator",
 			"dfa-size-limit", "regex-size-limit", "hyperlink-format", "generate"},
+		Pattern: []string{"-e", "--regexp", "-f", "--file"},
 	},
 	Code: []CodeOption{
 		{Long: []string{"pre"}, Kind: CodeRuns, Why: "names a preprocessor program rg runs on every file searched",

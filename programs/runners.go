@@ -35,7 +35,7 @@ var runnerGroups = []runnerGroup{
 		[]string{"daemon", "tini", "tini-static", "dumb-init", "catatonit", "nq", "lckdo", "chronic", "ifne",
 			"pee", "mispipe", "zrun", "entr", "reflex", "logsave", "snooze", "newpid", "shush",
 			"chrootuid", "jsvc", "incrontab", "incrond", "schroot", "super", "direnv", "fstab-decode",
-			"slattach", "dmsetup", "dmstats", "parallel.moreutils"}},
+			"slattach", "dmsetup", "dmstats", "parallel.moreutils", "not"}},
 	{"it runs an editor on a file list or on its input, and editors have command escapes",
 		[]string{"vidir", "vipe", "sensible-editor", "select-editor", "e-wrapper"}},
 	{"a profiler, tracer or debugger: it launches the application named in its arguments " +
@@ -44,7 +44,7 @@ var runnerGroups = []runnerGroup{
 		[]string{"pidstat", "trace-cmd", "gprofng", "gp-collect-app", "stap", "staprun", "stapbpf", "stap-*",
 			"vgdb", "cgdb", "ddd", "coz", "apitrace", "sysprof-cli", "latrace", "llvm-exegesis*", "llvm-rtdyld*"}},
 	{"a test-case reducer: it runs the interestingness test, a script named in its arguments, again and again",
-		[]string{"creduce", "cvise", "cvise-delta", "delta", "singledelta", "multidelta", "halfempty"}},
+		[]string{"creduce", "cvise", "cvise-delta", "delta", "singledelta", "multidelta", "halfempty", "llvm-reduce*"}},
 	{"it loads shared libraries named in its arguments or every module of a directory it is given " +
 		"(GIO, GTK and gdk-pixbuf module caches, kernel modules, lto-dump -fplugin=x.so, sprof x.so), or rewrites the loader's cache so that " +
 		"every later program loads the libraries of a directory it names",

@@ -6,6 +6,7 @@ package programs
 // OpenSSH 9's getopt strings.
 
 const (
+	whyPKCS11    = "names a PKCS#11 or security-key provider, a shared library the program loads, whose code runs inside it"
 	whySSHOption = "sets an ssh option, and some run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"
 	whySSHConfig = "names the configuration file ssh reads, whose options can run local programs"
 )
@@ -31,6 +32,7 @@ var _ = register(&Program{
 		{Short: "o", Kind: CodeRuns, Why: whySSHOption,
 			ExecWhy: "it sets ssh options, some of which run local programs (ProxyCommand, LocalCommand, KnownHostsCommand)"},
 		{Short: "F", Kind: CodeScriptFile, Why: whySSHConfig, ExecWhy: "it reads an ssh configuration file, which can run local programs"},
+		{Short: "I", Kind: CodeScriptFile, Why: whyPKCS11},
 	},
 	Rows: sshRows,
 })
@@ -65,7 +67,20 @@ var _ = register(&Program{
 	Names: []string{"ssh-keygen"},
 	// -K (download resident keys) takes none.
 	Grammar: Grammar{ArgShort: "abCDEFfGIJjMmNnOPrSsTtVwYZz"},
-	Rows: []Row{
-		{Short: "D", Why: "it loads the named PKCS#11 shared library, whose code runs inside ssh-keygen"},
+	Code: []CodeOption{
+		{Short: "Dw", Kind: CodeScriptFile, Why: whyPKCS11,
+			ExecWhy: "it loads the named PKCS#11 or security-key provider, a shared library whose code runs inside ssh-keygen"},
+	},
+})
+
+// ssh-add -s and -e name a PKCS#11 provider, -S a security-key provider:
+// shared libraries ssh-add (or the agent) loads.
+var _ = register(&Program{
+	// No grammar: ssh-add asks the agent before it reads its options, so
+	// TestConfirm cannot confirm one; its code letters are found anyway.
+	Names: []string{"ssh-add"},
+	Code: []CodeOption{
+		{Short: "seS", Kind: CodeScriptFile, Why: whyPKCS11,
+			ExecWhy: "it loads the named PKCS#11 or security-key provider, a shared library whose code runs inside ssh-add or the agent"},
 	},
 })

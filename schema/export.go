@@ -14,6 +14,11 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the tool's arguments, an object
 	// schema, as the tool gives it (and as MCP serves it).
 	InputSchema json.RawMessage
+	// MCP is the tool's whole definition as an MCP server lists it in
+	// tools/list (title, annotations and outputSchema included), a JSON
+	// object. When set, the mcp format writes it as it is; when nil, it
+	// writes name, description and inputSchema. The other formats ignore it.
+	MCP json.RawMessage
 }
 
 // Format names the shape an API expects its tool definitions in.
@@ -131,6 +136,9 @@ func shape(format Format, t Tool, params json.RawMessage, strict bool) any {
 			InputSchema json.RawMessage `json:"input_schema"`
 		}{t.Name, t.Description, params}
 	default: // MCP
+		if t.MCP != nil {
+			return t.MCP
+		}
 		return struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description,omitempty"`

@@ -103,6 +103,7 @@ var schemaBlind = map[string]string{
 	"boolean-glued.tool.json":        "a slot's declared type against where the template puts it",
 	"glued-optional.tool.json":       "a slot's declaration against the text of its template word",
 	"network-duplicate.tool.json":    "network hosts equal once case and a trailing dot are ignored",
+	"timeout-big.tool.json":          "a duration compared with a day, whatever unit it is written in",
 }
 
 // corpus returns every descriptor the tests use: the decoder's table, the
@@ -176,7 +177,7 @@ func TestSchemaCompletesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "output_limit", "title", "writes"},
+		"descriptor": {"$comment", "$schema", "arguments", "command", "description", "destructive", "examples", "name", "network", "output_limit", "runs_code", "stderr", "timeout", "title", "writes"},
 		"slot":       {"default", "description", "enum", "flag", "pattern", "required", "type"},
 		"example":    {"args", "argv", "rejects"},
 	}

@@ -102,6 +102,9 @@ func Result(ctx context.Context, tools []tool.Tool, use anthropic.ToolUseBlock) 
 // Results runs every tool_use block of msg's content in order (Result) and
 // returns the tool_result blocks, for the user message that answers msg
 // (anthropic.NewUserMessage(blocks...)). Blocks of other types are skipped.
+// msg may come from the API (JSON) or be built as a Go value, as tests and
+// replay harnesses build it: each block's ID, Name and Input are read from
+// the union's own fields, which both fill.
 func Results(ctx context.Context, tools []tool.Tool, msg *anthropic.Message) []anthropic.ContentBlockParamUnion {
 	var out []anthropic.ContentBlockParamUnion
 	if msg == nil {
@@ -109,8 +112,17 @@ func Results(ctx context.Context, tools []tool.Tool, msg *anthropic.Message) []a
 	}
 	for _, block := range msg.Content {
 		if block.Type == "tool_use" {
-			out = append(out, Result(ctx, tools, block.AsToolUse()))
+			out = append(out, Result(ctx, tools, toolUse(block)))
 		}
 	}
 	return out
+}
+
+// toolUse returns the tool_use block that block holds. The SDK's
+// block.AsToolUse decodes the JSON the block was read from, which a block
+// built as a Go value does not have (it answers an empty block, so the call
+// would be for tool "" with no id); the union's fields hold the same values
+// either way.
+func toolUse(block anthropic.ContentBlockUnion) anthropic.ToolUseBlock {
+	return anthropic.ToolUseBlock{ID: block.ID, Name: block.Name, Input: block.Input, Type: "tool_use", ToolsetName: block.ToolsetName}
 }

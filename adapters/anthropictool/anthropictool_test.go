@@ -144,6 +144,40 @@ func TestResultsSkipsOtherBlocks(t *testing.T) {
 	}
 }
 
+// TestResultsHandBuiltMessage: a Message built as a Go value (no JSON
+// behind it, as unit tests and replay harnesses build one) is answered as
+// the API's JSON is: each tool_use by its id and name, with its input.
+func TestResultsHandBuiltMessage(t *testing.T) {
+	msg := &anthropic.Message{Role: "assistant", Content: []anthropic.ContentBlockUnion{
+		{Type: "text", Text: "looking"},
+		{Type: "tool_use", ID: "toolu_a", Name: "grep_notes", Input: json.RawMessage(`{"zeta":"milk"}`)},
+		{Type: "tool_use", ID: "toolu_b", Name: "grep_notes", Input: json.RawMessage(`{"zeta":"x;y"}`)},
+		{Type: "tool_use", ID: "toolu_c", Name: "rm", Input: json.RawMessage(`{}`)},
+	}}
+	out := anthropictool.Results(context.Background(), grepTools(t), msg)
+	want := []struct {
+		id, text string
+		isError  bool
+	}{
+		{"toolu_a", "exit: 0\noutput: 1:buy milk\n", false},
+		{"toolu_b", "error 614: ", true},
+		{"toolu_c", `unknown tool "rm"`, true},
+	}
+	if len(out) != len(want) {
+		t.Fatalf("%d answers, want %d: %+v", len(out), len(want), out)
+	}
+	for i, w := range want {
+		r := out[i].OfToolResult
+		if r == nil || r.ToolUseID != w.id {
+			t.Fatalf("answer %d: not a tool_result for %s: %+v", i, w.id, r)
+		}
+		got := r.Content[0].OfText.Text
+		if !strings.HasPrefix(got, w.text) || r.IsError.Value != w.isError {
+			t.Errorf("%s: got %q (is_error %v), want prefix %q (is_error %v)", w.id, got, r.IsError.Value, w.text, w.isError)
+		}
+	}
+}
+
 // agentMain is an outside module's program: generated tools (package
 // descriptors) wired into a Messages request and the model's tool_use (the
 // API's JSON, faked) run, in five lines of wiring, marked.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"os"
@@ -27,6 +29,12 @@ import (
 //	attack resolve NAME     look NAME up (DNS, through the system's resolver)
 //	attack unix NAME        connect to the abstract Unix socket @NAME
 //	attack sleeper MARKER   sleep 60 s (MARKER only marks it in ps)
+//	attack readfile PATH    read PATH, print "ESCAPED: read" and its first line if it can
+//	attack writefile PATH   create PATH, print "ESCAPED: wrote" if it can
+//	attack writecache ROOT WS  create a file in the build cache toolgen keeps
+//	                        under ROOT for the workspace WS (its name is a hash of
+//	                        WS's path, which an attacker can compute), and in its
+//	                        go-build directory; "ESCAPED" for each
 func attackMain() {
 	args := os.Args[1:]
 	if len(args) < 2 {
@@ -87,6 +95,32 @@ func attackMain() {
 			return
 		}
 		fmt.Println("loadlib: mapped as code")
+	case "readfile":
+		b, err := os.ReadFile(args[1])
+		if err != nil {
+			fmt.Println("readfile: refused:", err)
+			return
+		}
+		first, _, _ := strings.Cut(string(b), "\n")
+		fmt.Println("ESCAPED: read", args[1]+":", first)
+	case "writefile":
+		if err := os.WriteFile(args[1], []byte("planted by a runs_code attack\n"), 0o755); err != nil {
+			fmt.Println("writefile: refused:", err)
+			return
+		}
+		fmt.Println("ESCAPED: wrote", args[1])
+	case "writecache":
+		sum := sha256.Sum256([]byte(args[2]))
+		cache := filepath.Join(args[1], hex.EncodeToString(sum[:8]))
+		_, err := os.Stat(cache)
+		fmt.Println("writecache: the other workspace's cache exists:", err == nil)
+		for _, d := range []string{cache, filepath.Join(cache, "go-build"), filepath.Join(cache, "tmp")} {
+			if err := os.WriteFile(filepath.Join(d, "planted"), []byte("x"), 0o644); err != nil {
+				fmt.Println("writecache: refused:", err)
+				continue
+			}
+			fmt.Println("ESCAPED: wrote into", d)
+		}
 	case "connect":
 		c, err := net.DialTimeout("tcp", args[1], 2*time.Second)
 		if err != nil {
@@ -128,6 +162,19 @@ func attackMain() {
 		fmt.Fprintln(os.Stderr, "attack: unknown subcommand", args[0])
 		os.Exit(2)
 	}
+}
+
+// attackBin copies the attack helper (this test binary) to DIR/attack: a
+// program of the workspace, as a repository's test or build output is.
+func attackBin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: attackbin DIR")
+	}
+	self, err := os.Executable()
+	ts.Check(err)
+	b, err := os.ReadFile(self)
+	ts.Check(err)
+	ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), "attack"), b, 0o755))
 }
 
 // attackTools writes, into DIR, descriptors whose templates run the

@@ -25,7 +25,9 @@ var checkCmd = &command{
 		"A descriptor whose \"network\" is true (every host) and whose command names fixed URLs\n" +
 		"(https://api.github.com/...) gets a note suggesting the hosts list that would let it reach only\n" +
 		"those: FILE:LINE:COL: note: ... (a GitHub notice with --error-format github; json prints problems\n" +
-		"only). Notes do not change the exit code.",
+		"only). In a tools directory the user trusted (toolgen trust), a valid descriptor that list, call\n" +
+		"and serve would not load with the same --workspace (added or changed since) gets a note naming\n" +
+		"toolgen trust: FILE: note: .... Notes do not change the exit code.",
 	usage: "[--workspace DIR] [--error-format text|json|github] [DIR|FILE...] (default ./tools)",
 	run:   runCheck,
 }
@@ -73,7 +75,8 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 			return exitFor(err)
 		}
 		printer.print(env.stderr, problems)
-		printer.printNotes(env.stderr, hostNotes(t)) // check_hosts.go
+		printer.printNotes(env.stderr, hostNotes(t))                        // check_hosts.go
+		printer.printNotes(env.stderr, trustNotes(*workspace, t, problems)) // check_trust.go
 		invalid = invalid || len(problems) > 0
 		if t.files == nil {
 			warnNoDescriptors(env, t.dir)

@@ -14,19 +14,21 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// hostNote is a suggestion of toolgen check: not a problem (the exit code
-// does not change), a place and a message.
-type hostNote struct {
+// checkNote is a remark of toolgen check: not a problem (the exit code
+// does not change), a place (line 0: the file or directory as a whole), a
+// message, and a title for GitHub's notice.
+type checkNote struct {
 	file      string
 	line, col int
 	msg       string
+	title     string
 }
 
 // hostNotes returns a note for each descriptor of t whose "network" is
 // true and whose command names fixed URLs (https://api.github.com/... with
 // no slot in the host): the hosts entries that would let the command reach
 // only those hosts.
-func hostNotes(t checkTarget) []hostNote {
+func hostNotes(t checkTarget) []checkNote {
 	dir, err := descdir.Open(t.dir)
 	if err != nil {
 		return nil // check reported it
@@ -36,7 +38,7 @@ func hostNotes(t checkTarget) []hostNote {
 	if names == nil {
 		names, _ = dir.Names(tool.DescriptorExt)
 	}
-	var notes []hostNote
+	var notes []checkNote
 	for _, name := range names {
 		data, _, err := dir.Read(name, descdir.MaxFileSize) // the loader's rule: what it refused gets no note
 		if err != nil {
@@ -56,7 +58,7 @@ func hostNotes(t checkTarget) []hostNote {
 		for i, h := range hosts {
 			quoted[i] = strconv.Quote(h)
 		}
-		notes = append(notes, hostNote{file: file, line: p.Line, col: p.Col, msg: fmt.Sprintf(
+		notes = append(notes, checkNote{file: file, line: p.Line, col: p.Col, title: "toolgen network hosts", msg: fmt.Sprintf(
 			`"network": true lets the command reach every host, and its template names %s: `+
 				`"network": {"hosts": [%s]} would let it reach only them`, plural(len(hosts), "this host", "these hosts"),
 			strings.Join(quoted, ", "))})
@@ -108,16 +110,21 @@ func plural(n int, one, many string) string {
 }
 
 // printNotes prints the notes in the problems' format: FILE:LINE:COL: note:
-// MSG (text) or a GitHub notice; json prints only problems.
-func (p problemPrinter) printNotes(w io.Writer, notes []hostNote) {
+// MSG (FILE: note: MSG without a position) or a GitHub notice; json prints
+// only problems.
+func (p problemPrinter) printNotes(w io.Writer, notes []checkNote) {
 	for _, n := range notes {
 		file := p.displayPath(n.file)
-		switch p.format {
-		case formatGitHub:
+		switch {
+		case p.format == formatGitHub && n.line > 0:
 			fmt.Fprintf(w, "::notice file=%s,line=%d,col=%d,title=%s::%s\n", escapeProperty(filepath.ToSlash(file)), n.line, n.col,
-				escapeProperty("toolgen network hosts"), escapeData(n.msg))
-		case formatText:
+				escapeProperty(n.title), escapeData(n.msg))
+		case p.format == formatGitHub:
+			fmt.Fprintf(w, "::notice file=%s,title=%s::%s\n", escapeProperty(filepath.ToSlash(file)), escapeProperty(n.title), escapeData(n.msg))
+		case p.format == formatText && n.line > 0:
 			fmt.Fprintln(w, escape.Unprintable(fmt.Sprintf("%s:%d:%d: note: %s", file, n.line, n.col, n.msg), "\t"))
+		case p.format == formatText:
+			fmt.Fprintln(w, escape.Unprintable(fmt.Sprintf("%s: note: %s", file, n.msg), "\t"))
 		}
 	}
 }

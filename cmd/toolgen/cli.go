@@ -48,7 +48,7 @@ type cmdEnv struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() []*command {
 	return []*command{
-		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, trustCmd, versionCmd, auditCmd,
+		generateCmd, checkCmd, initCmd, listCmd, schemaCmd, callCmd, explainCmd, serveCmd, workerCmd, trustCmd, versionCmd, auditCmd, cacheCmd,
 	}
 }
 
@@ -233,7 +233,7 @@ func (c *command) usageLine() string {
 // that has them; TestUsageLines checks every line against the flags.
 const (
 	toolFlagsUsage = "[--tools DIR] [--workspace DIR] [--allow-tools-in-workspace] [--exec-allow BIN,...] [--net-allow HOST:PORT,...] [--only NAME,...] [--no-builtins]"
-	runFlagsUsage  = "[--timeout DUR] [--confine MODE] [--output-limit SIZE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N]"
+	runFlagsUsage  = "[--timeout DUR] [--max-timeout DUR] [--confine MODE] [--output-limit SIZE] [--memory-limit SIZE] [--cpu-limit DUR] [--process-limit N] [--path DIRS]"
 )
 
 // exitFor maps an error to its exit code: 613 is 3, 614 is 4, a usage error 2, anything else 1.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,12 +35,14 @@ type toolFlags struct {
 	only       nameList
 	noBuiltins bool
 	timeout    time.Duration
+	maxTimeout durationFlag // the longest any call may run; caps a descriptor's timeout
 	// Resource limits of each call (run flags); unset leaves the kernel's
 	// defaults.
 	memoryLimit  sizeFlag
 	outputLimit  sizeFlag // the run's output limit; a tool's own output_limit overrides it
 	cpuLimit     durationFlag
 	processLimit intFlag
+	path         string // --path: the command PATH; "" leaves the kernel's default
 	watch        bool
 	confine      sandbox.Mode // zero value: sandbox.DefaultMode
 	// toolsInWorkspace allows a tools directory inside the workspace even
@@ -63,7 +66,10 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 		"when served tools (exec, tools that write) could write new descriptors there")
 	f.runs, f.cmdName = runs, fs.Name()
 	if runs {
-		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout; the whole process group is killed when it passes")
+		fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-call timeout of the tools whose descriptor sets no \"timeout\"; "+
+			"the whole process group is killed when it passes")
+		fs.Var(&f.maxTimeout, "max-timeout", "`DUR` the longest any call may run: a descriptor's \"timeout\" above it is capped to it; "+
+			"at least --timeout (default 10m, or --timeout when that is longer)")
 		f.confine = sandbox.DefaultMode
 		fs.Var(&f.memoryLimit, "memory-limit", "`SIZE` of the address space of each process a call starts, such as 512MiB or 2GiB; "+
 			"none for no cap (default 1GiB)")
@@ -71,6 +77,8 @@ func (f *toolFlags) register(fs *flag.FlagSet, runs bool) {
 			"dropped), such as 8192 or 64KiB, at most 1MiB; a tool whose descriptor sets output_limit keeps its own (default 2048)")
 		fs.Var(&f.cpuLimit, "cpu-limit", "CPU time `DUR` each process of a call may use, such as 10s (default: the timeout)")
 		fs.Var(&f.processLimit, "process-limit", "`N` processes one call may have at once; 0 for no cap (default 256)")
+		fs.StringVar(&f.path, "path", "", "the PATH `DIRS` commands are looked up in and run with, absolute directories separated by "+
+			string(os.PathListSeparator)+" (default: "+defaultPathHelp()+"; never the PATH toolgen itself runs with)")
 		fs.Var(&f.confine, "confine", "`mode` of kernel confinement (Linux Landlock: read the workspace, write it only "+
 			"if the tool writes, no network unless it needs it): strict (refuse to run where the kernel cannot enforce it), "+
 			"best-effort (run anyway, with a warning in the result) or off (default best-effort)")
@@ -88,6 +96,10 @@ func (f *toolFlags) checkRunFlags() error {
 	switch {
 	case f.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration, such as 30s or 2m", f.timeout)
+	case f.maxTimeout.set && f.maxTimeout.d <= 0:
+		return fmt.Errorf("--max-timeout %v: want a positive duration, such as 10m or 1h", f.maxTimeout.d)
+	case f.maxTimeout.set && f.maxTimeout.d < f.timeout:
+		return fmt.Errorf("--max-timeout %v is shorter than --timeout %v: the maximum bounds every call's timeout", f.maxTimeout.d, f.timeout)
 	case f.outputLimit.set && (f.outputLimit.n < 1 || f.outputLimit.n > kernel.MaxOutputLimit):
 		return fmt.Errorf("--output-limit %d bytes: want 1 to %d (1MiB)", f.outputLimit.n, kernel.MaxOutputLimit)
 	case f.memoryLimit.set && f.memoryLimit.n > 0 && f.memoryLimit.n < 16<<20:
@@ -96,8 +108,22 @@ func (f *toolFlags) checkRunFlags() error {
 		return fmt.Errorf("--cpu-limit %v: want a positive duration, such as 10s", f.cpuLimit.d)
 	case f.processLimit.set && f.processLimit.n < 0:
 		return fmt.Errorf("--process-limit %d: want a number of processes, or 0 for no cap", f.processLimit.n)
+	case f.path != "":
+		if err := kernel.CheckPath(f.path); err != nil {
+			return fmt.Errorf("--path %s: %v", f.path, strings.TrimPrefix(err.Error(), "kernel: "))
+		}
 	}
 	return nil
+}
+
+// defaultPathHelp is the kernel's default PATH on this system, for --path's
+// help, or why there is none.
+func defaultPathHelp() string {
+	path, err := kernel.DefaultPathFor(runtime.GOOS, os.Getenv)
+	if err != nil {
+		return "none here: %SystemRoot% is not set"
+	}
+	return path
 }
 
 // checkDirs reports a --workspace or --tools that names no directory (it
@@ -153,8 +179,14 @@ func (f *toolFlags) toolsDir() string {
 // else: the project's own descriptors/ are not linked into it.
 func (f *toolFlags) options() []preset.Option {
 	opts := []preset.Option{preset.WithWorkspace(f.workspace), preset.WithConfinement(f.confine)}
+	if f.path != "" {
+		opts = append(opts, preset.WithCommandPath(f.path))
+	}
 	if f.timeout > 0 {
 		opts = append(opts, preset.WithTimeout(f.timeout))
+	}
+	if f.maxTimeout.set {
+		opts = append(opts, preset.WithMaxTimeout(f.maxTimeout.d))
 	}
 	if f.outputLimit.set {
 		opts = append(opts, preset.WithOutputLimit(int(f.outputLimit.n)))

@@ -23,7 +23,7 @@ import (
 var generateCmd = &command{
 	name:    "generate",
 	summary: "Compile the *.tool.json descriptors of a directory into typed Go tools (tools_gen.go).",
-	usage:   "[--tools DIR] [-out F] [-pkg P] [-check] [--error-format text|json|github]",
+	usage:   "[--tools DIR] [-out F] [-pkg P] [-check] [--temporal] [--error-format text|json|github]",
 	run:     runGenerate,
 }
 
@@ -38,6 +38,13 @@ written atomically and only when their content changes. F_test.go (the
 descriptors' examples as a test) is written when a descriptor has examples,
 and removed when none has. toolgen overwrites or removes only files that
 start with its header line.
+
+With --temporal it also writes the Temporal workflow stubs beside F
+(tools_gen.go gives tools_temporal_gen.go): per tool a function ExecuteX
+that a workflow calls with the typed arguments, running the tool as an
+activity on a toolgen worker (see docs/scale.md). They import the Temporal
+SDK and github.com/nanogpt/toolgen/adapters/temporaltool, which the
+package's module must require. Without --temporal that file is left alone.
 
 With -check nothing is written: a stale or missing file is shown as a
 unified diff on stdout and the exit code is 3; an up-to-date one is silent.
@@ -54,6 +61,7 @@ and run go generate ./...
 type genFlags struct {
 	dir, out, pkg string
 	check         bool
+	temporal      bool
 	format        errorFormat
 }
 
@@ -69,6 +77,7 @@ func runGenerate(c *command, env *cmdEnv, args []string) int {
 	fs.StringVar(&f.out, "out", "", "generated file, relative to the current directory; its directory is the target package (default DIR/tools_gen.go)")
 	fs.StringVar(&f.pkg, "pkg", "", "package name (default: the package already in F's directory, else one derived from the directory's name)")
 	fs.BoolVar(&f.check, "check", false, "write nothing; print a unified diff and exit 3 when F is stale or missing")
+	fs.BoolVar(&f.temporal, "temporal", false, "also write the Temporal workflow stubs beside F (tools_temporal_gen.go)")
 	fs.Var(&f.format, "error-format", errorFormatUsage)
 	fs.Usage = func() {
 		out := fs.Output()
@@ -141,14 +150,15 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	}
 	outDir, outBase := filepath.Dir(f.out), filepath.Base(f.out)
 	testBase := strings.TrimSuffix(outBase, ".go") + "_test.go"
+	temporalBase := gen.TemporalName(outBase)
 	// Before go list reads the target package: a FIFO planted as one of
 	// generate's own files would block it.
-	for _, p := range []string{f.out, filepath.Join(outDir, testBase)} {
+	for _, p := range []string{f.out, filepath.Join(outDir, testBase), filepath.Join(outDir, temporalBase)} {
 		if err := refuseIrregular(p); err != nil {
 			return nil, 0, err
 		}
 	}
-	target, err := gen.Resolve(outDir, f.pkg, outBase, testBase)
+	target, err := gen.Resolve(outDir, f.pkg, outBase, testBase, temporalBase)
 	if err != nil {
 		// No target package (no Go module, say): the descriptors' own
 		// problems are told too, so that one run shows everything to fix.
@@ -164,13 +174,16 @@ func generateFiles(f *genFlags) (files []*outFile, n int, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	out, err := gen.Generate(gen.Config{Package: target.Name, Source: target.Source(f.dir), Reserved: target.Reserved}, descs)
+	out, err := gen.Generate(gen.Config{Package: target.Name, Source: target.Source(f.dir), Reserved: target.Reserved, Temporal: f.temporal}, descs)
 	if err := mergeProblems(checked, err); err != nil {
 		return nil, 0, err
 	}
 	files = []*outFile{
 		{path: f.out, new: out.Code},
 		{path: filepath.Join(outDir, testBase), new: out.Test},
+	}
+	if f.temporal {
+		files = append(files, &outFile{path: filepath.Join(outDir, temporalBase), new: out.Temporal})
 	}
 	for _, o := range files {
 		if err := o.readOld(); err != nil {
@@ -291,7 +304,7 @@ func reportGenerate(env *cmdEnv, format errorFormat, err error) int {
 // The closing message goes to stderr in format: with json or github, one
 // problem naming the stale file, so CI annotates it.
 func checkFiles(env *cmdEnv, format errorFormat, files []*outFile) int {
-	stale := false
+	stale := ""
 	for _, o := range files {
 		oldName, newName := diffNames(o.path)
 		if o.old == nil {
@@ -302,15 +315,17 @@ func checkFiles(env *cmdEnv, format errorFormat, files []*outFile) int {
 		}
 		if d := diff.Diff(oldName, o.old, newName, o.new); d != nil {
 			env.stdout.Write(d)
-			stale = true
+			if stale == "" {
+				stale = o.path
+			}
 		}
 	}
-	if stale {
-		msg := fmt.Sprintf("%s is not up to date with its descriptors; run go generate (or toolgen generate)", files[0].path)
+	if stale != "" {
+		msg := fmt.Sprintf("%s is not up to date with its descriptors; run go generate (or toolgen generate)", stale)
 		if format == formatText {
 			fmt.Fprintf(env.stderr, "toolgen generate -check: %s\n", msg)
 		} else {
-			newProblemPrinter(format).print(env.stderr, []error{&staleError{file: files[0].path, msg: msg}})
+			newProblemPrinter(format).print(env.stderr, []error{&staleError{file: stale, msg: msg}})
 		}
 		return exitSpec
 	}

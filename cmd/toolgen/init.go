@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/trust"
@@ -15,10 +16,12 @@ import (
 var initCmd = &command{
 	name: "init",
 	summary: "Start a tools directory: write tool.schema.json and one example descriptor into DIR (default ./tools).\n\n" +
-		"Nothing is overwritten: when either file exists, init writes nothing and exits 1. A directory inside\n" +
-		"the current directory (the default workspace) is then trusted as written (toolgen trust), so later\n" +
-		"commands load it without --allow-tools-in-workspace until a descriptor changes. It then prints the\n" +
-		"go:generate line that compiles the directory's descriptors into typed Go tools.",
+		"Nothing is overwritten: when either file exists, init writes nothing and exits 1. In a directory inside\n" +
+		"the current directory (the default workspace) the descriptor init wrote is then trusted as written\n" +
+		"(toolgen trust), so later commands load it without --allow-tools-in-workspace until it changes; a\n" +
+		"descriptor that was there before init (a cloned repository's) stays untrusted, and init names it:\n" +
+		"review it, then run toolgen trust DIR. It then prints the go:generate line that compiles the\n" +
+		"directory's descriptors into typed Go tools.",
 	usage: "[DIR]",
 	run:   runInit,
 }
@@ -111,7 +114,7 @@ func runInit(c *command, env *cmdEnv, args []string) int {
 	// needs it, inside the current directory (the default workspace); a
 	// directory outside it is the setup the README recommends.
 	if within.Resolved(".", dir) {
-		initTrust(env, dir)
+		initTrust(env, dir, map[string][]byte{exampleName: []byte(exampleDescriptor)})
 	} else {
 		fmt.Fprintf(env.stdout, `
 Next:
@@ -132,13 +135,16 @@ of the package in %[1]s (for example %[2]s) and run go generate ./...:
 	return exitOK
 }
 
-// initTrust trusts the tools directory init wrote inside the workspace
-// (toolgen trust DIR) and prints the next steps; when it cannot, it says
-// how to load the directory instead.
-func initTrust(env *cmdEnv, dir string) {
+// initTrust trusts the descriptors init wrote into a tools directory inside
+// the workspace (written: name → bytes) and prints the next steps. A
+// descriptor that was there before stays untrusted, and is named: init
+// vouches only for what it wrote. When it cannot trust, it says how to load
+// the directory instead.
+func initTrust(env *cmdEnv, dir string, written map[string][]byte) {
 	path, err := trust.DefaultPath()
+	var untrusted []string
 	if err == nil {
-		_, err = trust.Open(path).Trust(dir)
+		_, untrusted, err = trust.Open(path).TrustWritten(dir, written)
 	}
 	if err != nil {
 		fmt.Fprintf(env.stdout, `
@@ -154,12 +160,21 @@ trusted %[1]s as written (in %[2]s): a tools directory inside the
 workspace loads only as it was trusted, since a model that can write there
 could add tools. After editing a descriptor, review it and run
 toolgen trust %[1]s again.
-
+`, dir, path)
+	if len(untrusted) > 0 {
+		fmt.Fprintf(env.stdout, `
+not trusted: %[2]s
+init trusts only the files it wrote; these were in %[1]s already (a cloned
+repository's tools, perhaps) and load only once you have read them and run:
+  toolgen trust %[1]s
+`, dir, strings.Join(untrusted, ", "))
+	}
+	fmt.Fprintf(env.stdout, `
 Next:
   toolgen check %[1]s
   toolgen call --tools %[1]s list_files '{}'
   toolgen serve --tools %[1]s
-`, dir, path)
+`, dir)
 }
 
 // fileOnPath returns dir, or the first of its parent directories, when it

@@ -13,8 +13,9 @@ import (
 var listCmd = &command{
 	name: "list",
 	summary: "List the tools that would be served: name, form (builtin, descriptor, exec) and description.\n\n" +
-		"Problems with descriptor files are printed to stderr as FILE:LINE:COL: error 613: ...; the other\n" +
-		"tools are still listed, and the exit code is then 3.",
+		"list is a report: it shows what call and serve would serve. A descriptor file that cannot be\n" +
+		"loaded is skipped, as they skip it: its problems are printed to stderr as\n" +
+		"FILE:LINE:COL: error 613: ..., the other tools are listed on stdout, and the exit code is 3.",
 	usage: toolFlagsUsage + " [--json]",
 	run:   runList,
 }
@@ -43,11 +44,6 @@ func runList(c *command, env *cmdEnv, args []string) int {
 	if p == nil {
 		return code
 	}
-	if len(p.Problems) > 0 {
-		// A listing without the tools that failed to load would be taken
-		// for the whole: the problems are on stderr, stdout stays empty.
-		return exitSpec
-	}
 	entries := []listEntry{}
 	for _, e := range p.Registry.Entries() {
 		entries = append(entries, listEntry{Name: e.Tool.Name(), Form: string(e.Form), Description: e.Tool.Description(), Source: e.Source})
@@ -69,5 +65,11 @@ func runList(c *command, env *cmdEnv, args []string) int {
 		tw.Flush()
 	}
 	env.stdout.Write(out.Bytes())
+	if len(p.Problems) > 0 {
+		// list is a report, not an artifact: it shows the tools that would
+		// be served, as call and serve serve them, and the skipped files'
+		// 613s are on stderr; the exit code says that some were skipped.
+		return exitSpec
+	}
 	return exitOK
 }

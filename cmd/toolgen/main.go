@@ -7,7 +7,7 @@
 //	toolgen <command> [flags] [arguments]
 //
 // The commands are init, generate, check, list, schema, call, explain, serve,
-// trust, audit and version; "toolgen <command> -h" describes each. Exit codes are part of the
+// worker, trust, audit, cache and version; "toolgen <command> -h" describes each. Exit codes are part of the
 // contract: 0 success, 2 usage error, 3 invalid descriptors (613), 4 a call
 // rejected (614), 1 anything else.
 //

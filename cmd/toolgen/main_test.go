@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,9 +20,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar (cmp stdout/stderr)")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	progs := map[string]func(){
 		"toolgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 		"attack":  attackMain,
+		// toolgen-ticker N prints "tick I" on stdout and "warn I" on
+		// stderr N times, 250ms apart: a command that runs long and
+		// prints as it goes (serve_progress_e2e_test.go).
+		"toolgen-ticker": tickerMain,
 		// toolgen-exit N ARGS... runs toolgen ARGS and succeeds only when it
 		// exits with code N, so scripts pin the exit codes of the CLI contract.
 		"toolgen-exit": func() {
@@ -35,7 +41,11 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(0)
 		},
-	})
+	}
+	for name, p := range hostPrograms {
+		progs[name] = p
+	}
+	testscript.Main(m, progs)
 }
 
 // TestScript runs the CLI scripts in testdata/script, named by category
@@ -46,30 +56,72 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"attacktools":    attackTools,
+		"attackbin":      attackBin,
+		"gone":           goneOrFail,
+		"listen":         listen,
+		"listenudp":      listenUDP,
+		"listenabstract": listenAbstract,
+		// envfrom VAR FILE RE sets $VAR to the first submatch of the
+		// regular expression RE in FILE (a head --verify printed).
+		"envfrom": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 3 {
+				ts.Fatalf("usage: envfrom VAR FILE RE")
+			}
+			m := regexp.MustCompile(args[2]).FindStringSubmatch(ts.ReadFile(args[1]))
+			if len(m) < 2 {
+				ts.Fatalf("envfrom: %s holds no match of %s", args[1], args[2])
+			}
+			ts.Setenv(args[0], m[1])
+		},
+		// mkline FILE N writes one line of N bytes of 'a' to FILE.
+		"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: mkline FILE N")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
+		},
+	}
+	for name, c := range hostCmds {
+		cmds[name] = c
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"attacktools":    attackTools,
-			"gone":           goneOrFail,
-			"listen":         listen,
-			"listenudp":      listenUDP,
-			"listenabstract": listenAbstract,
-			// mkline FILE N writes one line of N bytes of 'a' to FILE.
-			"mkline": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 2 {
-					ts.Fatalf("usage: mkline FILE N")
-				}
-				n, err := strconv.Atoi(args[1])
-				ts.Check(err)
-				ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{'a'}, n), 0o644))
-			},
-		},
+		Cmds:          cmds,
 		// [egress]: the kernel runs a command with network hosts in a
 		// network namespace whose only route out is the egress proxy.
+		// [root]: the tests run as root. [required]: CI's
+		// TOOLGEN_REQUIRE_GUARANTEES is set, so a guarantee script that
+		// lacks what it needs fails instead of skipping. [absent:PATH]:
+		// nothing is at PATH.
 		Condition: func(cond string) (bool, error) {
-			if cond == "egress" {
+			switch cond {
+			case "egress":
 				return kernel.EgressEnforced(), nil
+			case "root":
+				return os.Geteuid() == 0, nil
+			case "required":
+				return os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "", nil
+			}
+			if p, ok := strings.CutPrefix(cond, "absent:"); ok {
+				_, err := os.Lstat(p)
+				return err != nil, nil
+			}
+			// [tool:NAME]: NAME is on PATH. A script that skips without it
+			// (a C compiler, binutils) fails instead where
+			// TOOLGEN_REQUIRE_GUARANTEES is set, as in CI.
+			if name, ok := strings.CutPrefix(cond, "tool:"); ok {
+				if _, err := exec.LookPath(name); err == nil {
+					return true, nil
+				}
+				if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
+					return false, fmt.Errorf("TOOLGEN_REQUIRE_GUARANTEES is set, but %s, which an attack test needs, is not installed", name)
+				}
+				return false, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -21,7 +22,8 @@ var schemaCmd = &command{
 // schemaHelp follows the flags in "toolgen schema -h".
 const schemaHelp = `
 Formats (JSON on stdout; each input schema as the tool gives it, properties in slot order):
-  mcp               the result of MCP tools/list: {"tools": [{"name", "description", "inputSchema"}]}
+  mcp               the result of MCP tools/list, exactly as toolgen serve sends it:
+                    {"tools": [{"name", "title", "description", "inputSchema", "outputSchema", "annotations"}]}
   openai            the value of a Chat Completions request's "tools" field:
                     [{"type": "function", "function": {"name", "description", "parameters"}}]
   openai-responses  the value of a Responses API request's "tools" field (flat):
@@ -103,7 +105,9 @@ func runSchema(c *command, env *cmdEnv, args []string) int {
 }
 
 // schemaTools returns the registry's tools, sorted by name, with the input
-// schemas the MCP server would serve (the same checks: a JSON object schema).
+// schemas the MCP server would serve (the same checks: a JSON object schema)
+// and, for the mcp format, each whole definition exactly as serve's
+// tools/list sends it (title, annotations, outputSchema).
 func schemaTools(reg *tool.Registry) ([]schema.Tool, error) {
 	defs, errs := mcp.Tools(reg)
 	if len(errs) > 0 {
@@ -111,7 +115,15 @@ func schemaTools(reg *tool.Registry) ([]schema.Tool, error) {
 	}
 	out := make([]schema.Tool, len(defs))
 	for i, d := range defs {
-		out[i] = schema.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema.(json.RawMessage)}
+		// Without HTML escaping, as every format is written: "&" stays "&".
+		var whole bytes.Buffer
+		enc := json.NewEncoder(&whole)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(d); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", d.Name, err)
+		}
+		out[i] = schema.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema.(json.RawMessage),
+			MCP: bytes.TrimSpace(whole.Bytes())}
 	}
 	return out, nil
 }

@@ -99,10 +99,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	fs.DurationVar(&sf.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "HTTP: close a session idle for this long")
 	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long running calls may finish before they are killed")
 	fs.StringVar(&sf.allowOrigins, "allow-origin", "", "HTTP: comma-separated browser origins (scheme://host:port) allowed besides the server's own")
-	fs.StringVar(&sf.auditFile, "audit", "", "append one JSON line per call to `FILE` (- for stderr) before returning its result; a call that cannot be recorded is refused")
-	fs.StringVar(&sf.auditRedact, "audit-redact", "", "comma-separated `SLOT`s whose values the audit log replaces with \"[redacted]\"")
-	fs.Var(&sf.auditMaxSize, "audit-max-size", "rotate the audit file before it grows past `SIZE`, such as 64MiB, 64M or 100MB (at least 4KiB; 0 or none: never)")
-	fs.IntVar(&sf.auditKeep, "audit-keep", audit.DefaultKeep, "rotated audit files kept (FILE.1 ... FILE.N)")
+	sf.registerAudit(fs)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), serveHelp) }
 	pos, code, done := c.parse(env, fs, args)
@@ -128,17 +125,8 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
 		return c.usageErr(env, "--max-calls, --max-sessions and --audit-keep want a positive number")
 	}
-	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize.n > 0) {
-		return c.usageErr(env, "--audit-redact and --audit-max-size need --audit FILE")
-	}
-	if err := checkAuditDir(sf.auditFile); err != nil {
+	if err := sf.checkAudit(); err != nil {
 		return c.usageErr(env, "%v", err)
-	}
-	if n := sf.auditMaxSize.n; n > 0 && n < 4<<10 {
-		return c.usageErr(env, "--audit-max-size %d bytes: want at least 4KiB, or 0 for no rotation", n)
-	}
-	if sf.auditFile == "-" && sf.auditMaxSize.n > 0 {
-		return c.usageErr(env, "--audit-max-size needs a file, not - (stderr)")
 	}
 	var token string
 	if sf.httpAddr != "" {
@@ -175,20 +163,13 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	logger := slog.New(slog.NewTextHandler(env.stderr, nil)).With("cmd", "toolgen serve")
 	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()),
 		mcp.WithMaxConcurrentCalls(sf.maxCalls)}
-	if sf.auditFile != "" {
-		log, err := openAudit(env, sf, f.workspace)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
-			return exitFailure
-		}
-		defer func() {
-			if err := log.Close(); err != nil && sf.auditFile != "-" {
-				fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
-			}
-		}()
-		a := audit.New(log, audit.WithConfinement(f.confine.String()), audit.WithRedact(strings.Split(sf.auditRedact, ",")...))
-		opts = append(opts, mcp.WithToolWrapper(a.Wrap), mcp.WithRefusalRecorder(a.Refused))
+	auditOpts, closeAudit, err := sf.auditOptions(c, env, &f)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
+		return exitFailure
 	}
+	defer closeAudit()
+	opts = append(opts, auditOpts...)
 	srv, err := mcp.New(p.Registry, opts...)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
@@ -409,6 +390,54 @@ func listenHTTP(env *cmdEnv, sf serveFlags, token *string) (ln net.Listener, whe
 	fmt.Fprintf(env.stderr, "toolgen serve: generated a bearer token, in %s (mode 0600, removed at exit); "+
 		"clients send Authorization: Bearer <the file's content>\n", path)
 	return ln, where, "bearer token required: generated, in " + path, remove, nil
+}
+
+// registerAudit registers the audit flags (serve's and worker's).
+func (sf *serveFlags) registerAudit(fs *flag.FlagSet) {
+	fs.StringVar(&sf.auditFile, "audit", "", "append one JSON line per call to `FILE` (- for stderr) before returning its result; a call that cannot be recorded is refused")
+	fs.StringVar(&sf.auditRedact, "audit-redact", "", "comma-separated `SLOT`s whose values the audit log replaces with \"[redacted]\"")
+	fs.Var(&sf.auditMaxSize, "audit-max-size", "rotate the audit file before it grows past `SIZE`, such as 64MiB, 64M or 100MB (at least 4KiB; 0 or none: never)")
+	fs.IntVar(&sf.auditKeep, "audit-keep", audit.DefaultKeep, "rotated audit files kept (FILE.1 ... FILE.N)")
+}
+
+// checkAudit returns the usage error of the audit flags, if any.
+func (sf *serveFlags) checkAudit() error {
+	if sf.auditKeep <= 0 {
+		return fmt.Errorf("--audit-keep wants a positive number")
+	}
+	if sf.auditFile == "" && (sf.auditRedact != "" || sf.auditMaxSize.n > 0) {
+		return fmt.Errorf("--audit-redact and --audit-max-size need --audit FILE")
+	}
+	if err := checkAuditDir(sf.auditFile); err != nil {
+		return err
+	}
+	if n := sf.auditMaxSize.n; n > 0 && n < 4<<10 {
+		return fmt.Errorf("--audit-max-size %d bytes: want at least 4KiB, or 0 for no rotation", n)
+	}
+	if sf.auditFile == "-" && sf.auditMaxSize.n > 0 {
+		return fmt.Errorf("--audit-max-size needs a file, not - (stderr)")
+	}
+	return nil
+}
+
+// auditOptions opens the audit log the flags ask for and returns the
+// server options that record every call in it, and the function that
+// closes it; none without --audit.
+func (sf *serveFlags) auditOptions(c *command, env *cmdEnv, f *toolFlags) ([]mcp.Option, func(), error) {
+	if sf.auditFile == "" {
+		return nil, func() {}, nil
+	}
+	log, err := openAudit(env, *sf, f.workspace)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeLog := func() {
+		if err := log.Close(); err != nil && sf.auditFile != "-" {
+			fmt.Fprintf(env.stderr, "toolgen %s: %v\n", c.name, err)
+		}
+	}
+	a := audit.New(log, audit.WithConfinement(f.confine.String()), audit.WithRedact(strings.Split(sf.auditRedact, ",")...))
+	return []mcp.Option{mcp.WithToolWrapper(a.Wrap), mcp.WithRefusalRecorder(a.Refused)}, closeLog, nil
 }
 
 // openAudit opens the audit log sf asks for.

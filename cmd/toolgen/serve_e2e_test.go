@@ -206,10 +206,6 @@ func testServeTools(t *testing.T, bin string) {
 	var served []map[string]any
 	data, _ := json.Marshal(listed.Tools)
 	json.Unmarshal(data, &served)
-	for _, tool := range served { // what the server adds beyond the definitions schema exports
-		delete(tool, "annotations")
-		delete(tool, "outputSchema")
-	}
 	if !reflect.DeepEqual(exported.Tools, served) {
 		t.Errorf("toolgen schema --format mcp differs from tools/list:\nschema: %v\nserved: %v", exported.Tools, served)
 	}

@@ -111,9 +111,10 @@ type SearchPhraseArgs struct {
 	WholeWords *bool `json:"whole_words,omitempty"`
 	// Phrase is the slot {phrase}, a text (plain spaces allowed), required.
 	// The phrase to look for; plain spaces allowed
-	//   - Text: plain spaces (U+0020) allowed, but no other white space, control
-	//     or format character, nor any of ' " ` ; | & $ < > (NFKC forms included).
-	//   - May not begin with '-' or a look-alike (it starts a word).
+	//   - Text the program reads as data: any printable character, quotes and
+	//     operators included, but no control or format character and no white
+	//     space other than U+0020.
+	//   - May begin with '-' (it is an option's whole value), but not with '@'.
 	Phrase string `json:"phrase"`
 	// Path is the slot {path}, a path, optional: nil means the default ".".
 	// Where to search

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -93,7 +94,7 @@ func BenchmarkCheckBinary(b *testing.B) {
 	ws := b.TempDir()
 	look := lookPathIn("/usr/local/bin", "/usr/bin", "/bin")
 	b.Run("cold", func(b *testing.B) {
-		o := options{deny: DefaultDenyList()}
+		o := options{deny: programs.DefaultDenyList()}
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := checkBinary("grep", "/usr/bin/grep", ws, o); err != nil {
@@ -144,7 +145,7 @@ func BenchmarkSpecCode(b *testing.B) {
 		b.Run(name+"/checkCode", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if errs := checkCode(s, t, DefaultDenyList()); len(errs) > 0 {
+				if errs := checkCode(s, t, programs.DefaultDenyList()); len(errs) > 0 {
 					b.Fatal(errs)
 				}
 			}

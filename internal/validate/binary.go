@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/within"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -37,13 +38,14 @@ import (
 // A pass is remembered for a second per (file found, workspace, deny list),
 // so building many tools on one binary looks at it once.
 func CheckBinary(bin, workspace string, lookPath func(string) (string, error), opts ...Option) error {
-	o := options{deny: DefaultDenyList()}
+	o := options{deny: programs.DefaultDenyList()}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if err := relativeBinary(bin); err != nil {
 		return err
 	}
+	o.deny = denyFor(o.runsCode, bin, o.deny)
 	p := bin
 	if !strings.HasPrefix(bin, "/") {
 		found, err := lookPath(bin)

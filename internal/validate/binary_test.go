@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -143,7 +144,7 @@ func TestCheckBinary(t *testing.T) {
 	assert.Error(t, CheckBinary("into_ws", link, look))
 	assert.Error(t, CheckBinary(link+"/evil", e.ws, look))
 	// The deny list of the options is used.
-	err := CheckBinary("good", e.ws, look, WithDenyList(DefaultDenyList().With("good")))
+	err := CheckBinary("good", e.ws, look, WithDenyList(programs.DefaultDenyList().With("good")))
 	assert.ErrorContains(t, err, `entry "good"`)
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -13,7 +14,7 @@ import (
 const maxCodeVariants = 256
 
 // checkCode applies the code-position rule to t, whose slots s declares.
-func checkCode(s *tool.Spec, t *Template, deny DenyList) []error {
+func checkCode(s *tool.Spec, t *Template, deny programs.DenyList) []error {
 	var errs []*tool.Error
 	seen := map[string]bool{}
 	fields := map[string]bool{}
@@ -50,7 +51,7 @@ func checkCode(s *tool.Spec, t *Template, deny DenyList) []error {
 // the deny list and the relative-path rule hold for it as for the
 // template's binary (find . -exec sh -c {x} + would run the model's shell
 // code), or nil.
-func runError(r codeRun, deny DenyList) *tool.Error {
+func runError(r codeRun, deny programs.DenyList) *tool.Error {
 	if entry, denied := deny.Match(r.program); denied {
 		return tool.SpecErrorf("command", "%s's %s runs %q, which is on the deny list (entry %q)", r.prog, r.opt, r.program, entry)
 	}
@@ -104,7 +105,7 @@ func without(t *Template, slots []string) *Template {
 	return out
 }
 
-func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, deny DenyList, add func(*tool.Error, string), variants int, note string) int {
+func checkCodeVariant(s *tool.Spec, t *Template, info func(string) slotInfo, deny programs.DenyList, add func(*tool.Error, string), variants int, note string) int {
 	scan := scanTemplate(t, info)
 	if scan.expand != "" {
 		a, _ := s.Arg(scan.expand)

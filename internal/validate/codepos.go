@@ -412,7 +412,7 @@ func (sc *scanner) long(st *progState, rows []*codeOption, words []Word, i, dept
 	exactOnly := !st.p.Abbrev || st.p.Subcommands && !st.subDone
 	for _, o := range rows {
 		for _, l := range o.Long {
-			if opt == l || !exactOnly && opt != "" && strings.HasPrefix(l, opt) && !st.p.knownLong(opt) {
+			if programs.MayStandFor(opt, l, st.p.known, !exactOnly) {
 				if attached {
 					return sc.value(st, o, "--"+opt, "--"+l, rest, words, i, depth)
 				}
@@ -447,33 +447,15 @@ func hasShort(rows []*codeOption) bool {
 	return false
 }
 
-// knownLong reports whether opt is exactly one of the program's other long
-// options (an exact match beats an abbreviation: tar --checkpoint).
-func (p *codeProgram) knownLong(opt string) bool {
-	return slices.Contains(p.Long, opt) || slices.Contains(p.ArgLong, opt) && !p.isCodeLong(opt)
-}
-
-func (p *codeProgram) isCodeLong(opt string) bool {
-	for _, o := range p.Code {
-		if slices.Contains(o.Long, opt) {
-			return true
-		}
-	}
-	return false
-}
-
 // takesLong reports whether the long option opt, written alone, takes the
-// next word as its value.
+// next word as its value: it resolves (programs.ResolveLong, the one
+// abbreviation rule) to an option of ArgLong.
 func (st *progState) takesLong(opt string, exactOnly bool) bool {
 	if st.p.Subcommands && !st.subDone {
 		return st.p.top.TakesValue("--" + opt)
 	}
-	for _, l := range st.p.ArgLong {
-		if opt == l || !exactOnly && opt != "" && strings.HasPrefix(l, opt) {
-			return true
-		}
-	}
-	return false
+	name, ok := programs.ResolveLong(opt, st.p.known, !exactOnly)
+	return ok && slices.Contains(st.p.ArgLong, name)
 }
 
 // short reads a cluster of option letters.

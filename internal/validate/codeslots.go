@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -20,7 +21,7 @@ const maxFlagSlots = 6
 // slot in any code position, whatever its enum or pattern: its value may
 // hold spaces, and there the program runs the word or splits it into
 // arguments.
-func checkCodeSlots(s *tool.Spec, t *Template, deny DenyList) []error {
+func checkCodeSlots(s *tool.Spec, t *Template, deny programs.DenyList) []error {
 	checked, texts := asStrings(s)
 	var out []error
 	seen := map[string]bool{}

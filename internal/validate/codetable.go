@@ -27,10 +27,11 @@ const (
 
 // codeProgram is a program with code positions, as the scanner reads it.
 type codeProgram struct {
-	// Abbrev: long options may be abbreviated to a prefix (GNU getopt_long,
-	// git's parse-options after the subcommand). Any prefix of a code
-	// option counts, unless it is exactly one of Long or ArgLong.
+	// Abbrev: long options may be abbreviated (GNU getopt_long, git's
+	// parse-options after the subcommand), by the one rule of
+	// programs.ResolveLong and programs.MayStandFor, against known.
 	Abbrev bool
+	known  []string // every long option the program has (Program.LongNames)
 	// ArgShort are option letters that take a value (the rest of the word,
 	// or the next word); ArgLong the long options that do (the next word
 	// when not attached). Letters not listed are read as flags, so a code
@@ -67,7 +68,7 @@ func fromProgram(p *programs.Program) *codeProgram {
 	}
 	g := p.Grammar
 	c := &codeProgram{Abbrev: g.Abbrev, WordsOnly: g.WordsOnly, OldStyle: g.OldStyle, Script: p.Script,
-		Subcommands: g.Subcommands, SubWhy: p.SubWhy, Code: p.Code, Commands: p.Commands, top: g}
+		Subcommands: g.Subcommands, SubWhy: p.SubWhy, Code: p.Code, Commands: p.Commands, top: g, known: p.LongNames()}
 	if g.Subcommands && c.SubWhy == "" {
 		c.SubWhy = "a subcommand may run programs"
 	}

@@ -3,16 +3,7 @@ package validate
 import "github.com/nanogpt/toolgen/programs"
 
 // The deny list and program names live with everything else toolgen knows
-// about programs (package programs); validate names them as it always has.
-
-// DenyList is a set of binaries no command tool may run (programs.DenyList).
-type DenyList = programs.DenyList
-
-// DefaultDenyList returns the default deny list (programs.DefaultDenyList).
-func DefaultDenyList() DenyList { return programs.DefaultDenyList() }
-
-// NewDenyList returns a deny list of exactly entries (programs.NewDenyList).
-func NewDenyList(entries ...string) DenyList { return programs.NewDenyList(entries...) }
+// about programs (package programs), programs.DenyList the one type of it.
 
 // BinaryName normalises a command's first word to the name the deny list
 // is matched against (programs.BinaryName).

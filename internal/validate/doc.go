@@ -34,5 +34,6 @@
 //     slot is refused in every code position, enum or not; an optional
 //     slot without a default shares its word only with text of its value
 //     (grep -rn{x} is a 613: leaving x out would drop -rn); a Spec's
-//     output limit is at most tool.MaxOutputLimit.
+//     output limit is at most tool.MaxOutputLimit, its timeout at most
+//     tool.MaxTimeout and its stderr mode one of "merged" and "separate".
 package validate

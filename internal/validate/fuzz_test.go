@@ -14,6 +14,7 @@ import (
 
 	"github.com/nanogpt/toolgen/internal/escape"
 	"github.com/nanogpt/toolgen/internal/within"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -282,7 +283,7 @@ func FuzzSpec(f *testing.F) {
 				}
 			}
 		}
-		if _, denied := DefaultDenyList().Match(tm.Binary()); denied {
+		if _, denied := programs.DefaultDenyList().Match(tm.Binary()); denied {
 			t.Fatalf("accepted denied binary %q", tm.Binary())
 		}
 	})

@@ -172,6 +172,40 @@ func textValueError(a *tool.Arg, v string) *tool.Error {
 	return tool.ValueErrorf(a.Name, "%s", bad.message())
 }
 
+// dataTextError is the 614 for a text value in a data place (Place.Data),
+// or nil: it may hold any printable character but no control character,
+// no white space other than U+0020, no invisible (format or
+// default-ignorable) character, and, when it begins a word, no leading
+// '@' (a response file to programs that read one).
+func dataTextError(a *tool.Arg, v string, startsWord bool) *tool.Error {
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return tool.ValueErrorf(a.Name, "%s", badRune{r: rune(c), offset: i, reason: reasonControl}.message())
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(v[i:])
+		if r == utf8.RuneError && size == 1 {
+			return tool.ValueErrorf(a.Name, "%s", badRune{r: r, offset: i, invalid: c}.message())
+		}
+		if reason := plainReason(r); reason != "" {
+			if reason == reasonUSpace {
+				reason = reasonTextSpace
+			}
+			return tool.ValueErrorf(a.Name, "%s", badRune{r: r, offset: i, reason: reason}.message())
+		}
+		i += size
+	}
+	if startsWord && strings.HasPrefix(v, "@") {
+		return tool.ValueErrorf(a.Name, "value %q begins with '@', which some programs read as a file of more arguments; "+
+			"a value that starts an argument may not begin with '@' (write the text without it, or escape it the way the program's pattern syntax allows)", v)
+	}
+	return nil
+}
+
 // booleanValueError is the 614 for a boolean slot's text that is not "true"
 // or "false" (the decoder gives those for JSON true and false), or nil.
 func booleanValueError(a *tool.Arg, v string) *tool.Error {

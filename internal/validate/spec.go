@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -33,10 +34,13 @@ const MaxNameLen = 64
 type Option func(*options)
 
 type options struct {
-	deny DenyList
+	deny programs.DenyList
 	// present reports whether the descriptor file gives a field (nil: no
 	// file); an empty description it gives is "blank", not "missing".
 	present func(field string) bool
+	// runsCode: CheckBinary judges the binary as a runs_code tool's
+	// (RunsCode).
+	runsCode bool
 	// argsUnread means the file's "arguments" could not be read, so the
 	// template's slots cannot be matched with declarations.
 	argsUnread bool
@@ -44,7 +48,7 @@ type options struct {
 
 // WithDenyList replaces the default deny list. Pass
 // DefaultDenyList().With(...) to extend it or .Without(...) to narrow it.
-func WithDenyList(d DenyList) Option { return func(o *options) { o.deny = d } }
+func WithDenyList(d programs.DenyList) Option { return func(o *options) { o.deny = d } }
 
 // Spec checks s against the descriptor rules and returns its parsed template.
 // Every problem found is reported: the error is an errors.Join of 613
@@ -54,7 +58,7 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	if s == nil {
 		return nil, tool.SpecErrorf("", "spec is nil")
 	}
-	o := options{deny: DefaultDenyList()}
+	o := options{deny: programs.DefaultDenyList()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -72,25 +76,33 @@ func Spec(s *tool.Spec, opts ...Option) (*Template, error) {
 	add(err)
 	if t != nil {
 		add(relativeBinary(t.Binary()))
-		if entry, denied := o.deny.Match(t.Binary()); denied {
-			add(tool.SpecErrorf("command", "binary %q is on the deny list (entry %q)", t.Binary(), entry))
+		if entry, denied := denyFor(s.RunsCode, t.Binary(), o.deny).Match(t.Binary()); denied {
+			add(deniedError(t.Binary(), entry, s.RunsCode))
+		} else {
+			add(checkRunsCode(s, t)) // runscode.go
 		}
 		if !o.argsUnread {
 			add(checkSlotUse(s, t))
 		}
 	}
 	seen := map[string]bool{}
+	var places map[string]Place
+	if t != nil {
+		places = Places(s, t)
+	}
 	for _, a := range s.Args {
 		if seen[a.Name] {
 			add(tool.SpecErrorf("arguments."+a.Name, "slot %q is declared twice", a.Name))
 		}
 		seen[a.Name] = true
-		errs = append(errs, checkArg(&o, a, t)...)
+		errs = append(errs, checkArg(&o, a, t, places)...)
 	}
 	add(checkOutputLimit(s))
+	add(checkRunFields(s)) // runlimits.go
 	if t != nil && !o.argsUnread {
 		errs = append(errs, checkWords(s, t)...)
 		errs = append(errs, checkCodeSlots(s, t, o.deny)...)
+		errs = append(errs, checkResponseFiles(s, t)...) // respfile.go
 	}
 	errs = append(errs, checkNetwork(s)...) // network.go
 	if len(errs) > 0 {
@@ -145,7 +157,7 @@ func checkSlotUse(s *tool.Spec, t *Template) error {
 
 // checkArg checks one slot's declaration; t may be nil when the template did
 // not parse.
-func checkArg(o *options, a tool.Arg, t *Template) []error {
+func checkArg(o *options, a tool.Arg, t *Template, places map[string]Place) []error {
 	field := "arguments." + a.Name
 	var errs []error
 	add := func(err error) {
@@ -189,14 +201,17 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 				"give the slot an enum of the allowed option names, or make it an integer", a.Name, w))
 		}
 	}
-	startsWord := t == nil || t.StartsWord(a.Name)
+	place := Place{StartsWord: true}
+	if t != nil {
+		place = places[a.Name]
+	}
 	for i, v := range a.Enum {
-		if err := checkFixedValue(a, v, startsWord, true); err != nil {
+		if err := checkFixedValue(a, v, place, true); err != nil {
 			add(tool.SpecErrorf(fmt.Sprintf("%s.enum.%d", field, i), "slot %q: enum value %q is not a valid value: %s", a.Name, v, err.Msg))
 		}
 	}
 	if a.HasDefault {
-		if err := checkFixedValue(a, a.Default, startsWord, false); err != nil {
+		if err := checkFixedValue(a, a.Default, place, false); err != nil {
 			add(tool.SpecErrorf(field+".default", "slot %q: default %q is not a valid value: %s", a.Name, a.Default, err.Msg))
 		}
 	}
@@ -208,13 +223,13 @@ func checkArg(o *options, a tool.Arg, t *Template) []error {
 // workspace lexically (symlinks can only be checked at call time). An enum
 // value (inEnum) is in the enum by definition: the enum rule is checked for
 // a default only, which also keeps a long enum from costing its square.
-func checkFixedValue(a tool.Arg, v string, startsWord, inEnum bool) *tool.Error {
+func checkFixedValue(a tool.Arg, v string, place Place, inEnum bool) *tool.Error {
 	if inEnum {
 		a.Enum = nil
 	} else {
 		a.Enum = enumFor(a, v)
 	}
-	if err := Value(&a, v, startsWord); err != nil {
+	if err := ValueAt(&a, v, place); err != nil {
 		return err
 	}
 	if a.Type == tool.Path {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -304,18 +305,18 @@ func TestSpecDenyListOption(t *testing.T) {
 	if _, err := Spec(&s); err == nil {
 		t.Fatal("rm allowed by the default deny list")
 	}
-	if _, err := Spec(&s, WithDenyList(DefaultDenyList().Without("rm"))); err != nil {
+	if _, err := Spec(&s, WithDenyList(programs.DefaultDenyList().Without("rm"))); err != nil {
 		t.Errorf("rm still denied after Without: %v", err)
 	}
-	if _, err := Spec(&s, WithDenyList(DenyList{})); err != nil {
+	if _, err := Spec(&s, WithDenyList(programs.DenyList{})); err != nil {
 		t.Errorf("the zero DenyList denies %v", err)
 	}
 	g := grepSpec()
-	if _, err := Spec(&g, WithDenyList(DefaultDenyList().With("grep"))); err == nil {
+	if _, err := Spec(&g, WithDenyList(programs.DefaultDenyList().With("grep"))); err == nil {
 		t.Error("grep allowed after With(grep)")
 	}
 	// The last option wins.
-	if _, err := Spec(&s, WithDenyList(DenyList{}), WithDenyList(DefaultDenyList())); err == nil {
+	if _, err := Spec(&s, WithDenyList(programs.DenyList{}), WithDenyList(programs.DefaultDenyList())); err == nil {
 		t.Error("the last WithDenyList did not win")
 	}
 }

@@ -18,10 +18,27 @@ import (
 // text slot's may hold U+0020 spaces, and is otherwise checked as a
 // string's.
 func Value(a *tool.Arg, v string, startsWord bool) *tool.Error {
-	switch a.Type {
-	case tool.Boolean:
+	return ValueAt(a, v, Place{StartsWord: startsWord})
+}
+
+// ValueAt is Value for a slot at place (Places): a text slot whose place
+// is Data takes any printable character, quotes and shell operator
+// characters included (no control, invisible or non-space white-space
+// character, and no '@' beginning a word, which some programs read as a
+// file of arguments), and a value the program reads as an option's whole
+// value (OptionValue) may begin with a dash. Every other slot keeps the
+// rules of Value.
+func ValueAt(a *tool.Arg, v string, place Place) *tool.Error {
+	dashOK := false
+	switch {
+	case a.Type == tool.Boolean:
 		return booleanValueError(a, v)
-	case tool.Text:
+	case a.Type == tool.Text && place.Data:
+		if err := dataTextError(a, v, place.StartsWord); err != nil {
+			return err
+		}
+		dashOK = place.OptionValue
+	case a.Type == tool.Text:
 		if err := textValueError(a, v); err != nil {
 			return err
 		}
@@ -30,7 +47,7 @@ func Value(a *tool.Arg, v string, startsWord bool) *tool.Error {
 			return tool.ValueErrorf(a.Name, "%s", bad.message())
 		}
 	}
-	if startsWord && v != "" {
+	if place.StartsWord && !dashOK && v != "" {
 		if r, _ := utf8.DecodeRuneInString(v); dashLike(r) {
 			return dashError(a, v, r)
 		}

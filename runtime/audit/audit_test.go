@@ -68,7 +68,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 	grep := a.Wrap(commandTool(t, "grep_text", "grep -rn {pattern} {path}", 10*time.Second, str("pattern"),
 		tool.Arg{Name: "path", Type: tool.Path, Required: true, Description: "where"}), tool.FormBuiltin)
 	nap := a.Wrap(commandTool(t, "nap", "sleep {secs}", 300*time.Millisecond, str("secs")), tool.FormDescriptor)
-	ctx := WithCaller(context.Background(), Caller{Transport: "http", Session: "S1"})
+	ctx := WithCaller(context.Background(), Caller{Transport: "http", Session: "S1", Key: "wf/run/7"})
 
 	text, err := grep.Call(ctx, json.RawMessage(`{"pattern":"needle","path":"."}`))
 	require.NoError(t, err)
@@ -99,6 +99,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 	ok := recs[0]
 	assert.Equal(t, "http", ok.Transport)
 	assert.Equal(t, "S1", ok.Session)
+	assert.Equal(t, "wf/run/7", ok.Key, "the caller's idempotency key")
 	assert.Equal(t, "grep_text", ok.Tool)
 	assert.Equal(t, "builtin", ok.Form)
 	assert.JSONEq(t, `{"pattern":"needle","path":"."}`, string(ok.Args))
@@ -113,6 +114,7 @@ func TestRecordsEveryKindOfCall(t *testing.T) {
 
 	dash := recs[1]
 	assert.Equal(t, "cli", dash.Transport, "no Caller: the auditor's transport")
+	assert.Empty(t, dash.Key, "no Caller: no key")
 	assert.Equal(t, 614, dash.Code)
 	assert.Equal(t, "leading dash", dash.Rule)
 	assert.Empty(t, dash.Argv, "nothing ran")
@@ -290,17 +292,28 @@ func TestRotationLosesNoLine(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(files), 5, "rotated")
 	seen := map[uint64]bool{}
+	calls, rotations := 0, 0
 	for _, f := range files {
 		st, err := os.Stat(f)
 		require.NoError(t, err)
 		assert.LessOrEqual(t, st.Size(), int64(maxSize), f)
-		for _, r := range readRecords(t, f) {
+		for i, r := range readRecords(t, f) {
 			assert.False(t, seen[r.Seq], "seq %d twice", r.Seq)
 			seen[r.Seq] = true
+			switch r.Event {
+			case "":
+				calls++
+			case EventRotated: // only ever a file's first line
+				assert.Equal(t, 0, i, "%s: a rotation line at line %d", f, i+1)
+				rotations++
+			default:
+				t.Errorf("%s: event %q", f, r.Event)
+			}
 		}
 	}
-	assert.Len(t, seen, n)
-	for i := uint64(1); i <= n; i++ {
+	assert.Equal(t, n, calls)
+	assert.Equal(t, len(files)-1, rotations, "every file but the first starts with a rotation line")
+	for i := uint64(1); i <= uint64(n+rotations); i++ {
 		assert.True(t, seen[i], "seq %d lost", i)
 	}
 }
@@ -314,10 +327,24 @@ func TestRotationKeepsAtMostKeepFiles(t *testing.T) {
 	files, _ := filepath.Glob(path + "*")
 	assert.ElementsMatch(t, []string{path, path + ".1", path + ".2"}, files)
 	recs := readRecords(t, path+".2", path+".1", path)
+	calls := 0
 	for i := 1; i < len(recs); i++ {
 		assert.Equal(t, recs[i-1].Seq+1, recs[i].Seq, "consecutive across the kept files")
+		if recs[i].Event == "" {
+			calls++
+		}
 	}
-	assert.Equal(t, uint64(50), recs[len(recs)-1].Seq)
+	assert.Equal(t, "t", recs[len(recs)-1].Tool)
+	assert.Greater(t, calls, 0)
+	// Each kept file verifies alone (it starts with its rotation line) and
+	// with the others.
+	for _, f := range []string{path + ".2", path + ".1", path} {
+		v := verifyFiles(t, f)
+		assert.Nil(t, v.Break, "%s: %v", f, v.Break)
+		assert.True(t, v.Continues, f)
+	}
+	v := verifyFiles(t, path+".2", path+".1", path)
+	assert.Nil(t, v.Break, "%v", v.Break)
 }
 
 func TestRuleNames(t *testing.T) {

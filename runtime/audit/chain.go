@@ -20,6 +20,21 @@ const digestPrefix = "sha256:"
 // genesis is the prev of a log's first line: the digest of no line.
 var genesis = digestPrefix + strings.Repeat("0", 64)
 
+// IsDigest reports whether s is a line digest as Verify prints a head:
+// "sha256:" and 64 lower-case hex digits.
+func IsDigest(s string) bool {
+	hexPart, ok := strings.CutPrefix(s, digestPrefix)
+	if !ok || len(hexPart) != 64 {
+		return false
+	}
+	for _, c := range hexPart {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // lineDigest is the digest a line's successor carries in its prev field:
 // of the line's bytes, its newline excluded.
 func lineDigest(line []byte) string {
@@ -82,9 +97,11 @@ type Verification struct {
 	// prev link, Unchained (the first ones, written before toolgen chained
 	// its lines) do not and cannot be verified.
 	Lines, Chained, Unchained int
-	// Continues is set when the first line links to a line not given (the
-	// log's earlier files, or lines removed from the start of the file):
-	// the join cannot be checked.
+	// Continues is set when the first line links to a line not given and
+	// is the line a rotation (or a reopening) starts a file with: the log's
+	// earlier files were not given, and the join cannot be checked. A first
+	// line that links to a line not given and is no such line is a Break
+	// (lines cut from the head).
 	Continues bool
 	// Head is the digest of the last line: record it elsewhere, and a later
 	// Verify whose chain passes through a line with that digest shows that
@@ -93,6 +110,9 @@ type Verification struct {
 	// Break, when not nil, is the first line that does not follow the one
 	// before it; Verify stops there.
 	Break *Break
+	// Through, for VerifyThrough, is the line of the chain whose digest is
+	// the head given; nil when no line has it.
+	Through *Break
 }
 
 // Break locates where the chain is broken, and says how.
@@ -114,7 +134,19 @@ func (b *Break) Error() string { return fmt.Sprintf("%s:%d: %s", b.File, b.Line,
 // whoever can write the file can rewrite every line after an edit, so keep
 // Head (or ship the log) somewhere the writer cannot reach to make that
 // show too. An error is one of reading.
-func Verify(files []Named, maxLine int) (*Verification, error) {
+func Verify(files []Named, maxLine int) (*Verification, error) { return verify(files, maxLine, "") }
+
+// VerifyThrough is Verify, and also looks for the line whose digest is
+// head, a Head an earlier Verify printed and the user kept where the
+// log's writer cannot reach: Through names that line when the chain passes
+// through it. A log cut at its tail (its last lines removed, up to and past
+// that head) verifies as a whole, since nothing links forward, and only
+// this shows it: Through stays nil.
+func VerifyThrough(files []Named, maxLine int, head string) (*Verification, error) {
+	return verify(files, maxLine, head)
+}
+
+func verify(files []Named, maxLine int, head string) (*Verification, error) {
 	if maxLine <= 0 {
 		maxLine = maxLineBytes
 	}
@@ -140,6 +172,11 @@ func Verify(files []Named, maxLine int) (*Verification, error) {
 		case e.prev == "":
 			v.Break = &Break{File: e.file, Line: e.n, Reason: "the line carries no prev link, and the lines before it do: inserted, or edited (its link removed)"}
 			return v, nil
+		case prev == nil && e.prev != genesis && !e.fileStart:
+			v.Break = &Break{File: e.file, Line: e.n, Reason: "the log starts mid-chain: its first line links to a line not given, and it is " +
+				"not the line a rotation or a reopening starts a file with (file_start), so lines were cut from its head (or give the log's earlier " +
+				"files first, oldest first)"}
+			return v, nil
 		case prev == nil:
 			v.Chained++
 			v.Continues = e.prev != genesis
@@ -152,6 +189,9 @@ func Verify(files []Named, maxLine int) (*Verification, error) {
 			return v, nil
 		default:
 			v.Chained++
+		}
+		if head != "" && e.digest == head && v.Through == nil {
+			v.Through = &Break{File: e.file, Line: e.n, Reason: "the line whose digest is the head given"}
 		}
 		prev = e
 	}
@@ -186,12 +226,15 @@ func broken(prev, e, next *chainLine) *Break {
 
 // chainLine is one non-blank line of a log, as Verify reads it.
 type chainLine struct {
-	file   string
-	n      int // line number in file
-	seq    uint64
-	prev   string
-	digest string
-	bad    string // why the line is not a record, or ""
+	file string
+	n    int // line number in file
+	seq  uint64
+	prev string
+	// fileStart: the line says it is the first of a file that continues
+	// the chain of another (Record.FileStart, on an event line).
+	fileStart bool
+	digest    string
+	bad       string // why the line is not a record, or ""
 }
 
 // chainLines reads the non-blank lines of files in turn.
@@ -224,8 +267,10 @@ func (c *chainLines) next() (*chainLine, error) {
 		}
 		e := &chainLine{file: f.Name, n: c.n}
 		var head struct {
-			Seq  uint64 `json:"seq"`
-			Prev string `json:"prev"`
+			Seq       uint64 `json:"seq"`
+			Prev      string `json:"prev"`
+			Event     string `json:"event"`
+			FileStart bool   `json:"file_start"`
 		}
 		switch {
 		case tooLong:
@@ -237,6 +282,7 @@ func (c *chainLines) next() (*chainLine, error) {
 				e.bad = fmt.Sprintf("the line is not a record (%v): edited, or a write torn by a crash", err)
 			}
 			e.seq, e.prev, e.digest = head.Seq, head.Prev, lineDigest(line)
+			e.fileStart = head.FileStart && head.Event != ""
 		}
 		return e, nil
 	}

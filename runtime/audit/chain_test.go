@@ -233,11 +233,15 @@ func TestVerifyNamesTheFirstChange(t *testing.T) {
 			assert.Contains(t, v.Break.Reason, c.reason)
 		})
 	}
-	// The first line removed: the rest verifies, but no longer as a whole
-	// log (it continues from a line not given); the last one: Head changes.
-	v = verifyLines(orig[1:])
-	assert.Nil(t, v.Break)
-	assert.True(t, v.Continues)
+	// Lines cut from the head: the log now starts mid-chain with a line
+	// that is no rotation's first line, a break at its first line; the last
+	// one removed: Head changes.
+	for cut := 1; cut < len(orig); cut++ {
+		v = verifyLines(orig[cut:])
+		require.NotNil(t, v.Break, "%d lines cut from the head went unnoticed", cut)
+		assert.Equal(t, 1, v.Break.Line)
+		assert.Contains(t, v.Break.Reason, "starts mid-chain")
+	}
 	v = verifyLines(orig[:5])
 	assert.Nil(t, v.Break)
 	assert.NotEqual(t, verifyLines(orig).Head, v.Head)

@@ -13,7 +13,9 @@
 //
 // One JSON object per line (Record), fields in this order: seq (per log, from
 // 1, continued across rotations: a gap is a lost line), time (UTC,
-// RFC 3339 with nanoseconds), transport and session (who called), tool, form
+// RFC 3339 with nanoseconds), transport, session and key (who called; key is
+// the caller's idempotency key, e.g. a Temporal activity's
+// WORKFLOW_ID/RUN_ID/ACTIVITY_ID, the same for every retry), tool, form
 // (builtin, generated, descriptor or exec), args (the model's arguments,
 // verbatim; args_text instead when they are not valid JSON), redacted (the
 // slots whose values were replaced by "[redacted]"), argv (what actually ran,
@@ -45,8 +47,9 @@
 // at most Options.SyncInterval after a write (default 1s; Close syncs).
 // With Options.MaxSize the file is rotated before a record would make it
 // larger: FILE becomes FILE.1 (FILE.1 becomes FILE.2, … up to Options.Keep
-// files), a new FILE is created, and the record goes there; no record is
-// split or dropped.
+// files), a new FILE is created starting with a line of event "rotated"
+// (file_start set, its prev the digest of FILE.1's last line), and the
+// record goes there; no record is split or dropped.
 //
 // A call that cannot be recorded does not happen: once a write, a sync or a
 // rotation has failed, the log is broken (Log.Err) and every later call of a
@@ -71,7 +74,12 @@
 // file (Open reads the last line's digest; a torn last line is ended with a
 // newline first). Verify walks the chain of a log's files and names the
 // first edited, removed, inserted or reordered line; lines of an older
-// toolgen, without prev, are counted apart. The chain has no key: it shows
-// a change to anyone who kept the digest of a later line (Verification.Head)
-// or the lines themselves elsewhere.
+// toolgen, without prev, are counted apart. Its head is anchored: a log
+// must start at its first line (prev of 64 zeros) or at a line about the
+// log with file_start set, the first of a file a rotation or a reopening
+// made, so a file whose first lines were cut fails. Its tail is not: a log
+// cut at its end is a shorter chain, which VerifyThrough shows against a
+// head kept from before. The chain has no key: it shows a change to anyone
+// who kept the digest of a later line (Verification.Head) or the lines
+// themselves elsewhere.
 package audit

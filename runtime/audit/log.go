@@ -254,17 +254,32 @@ func (l *Log) checkPath() error {
 		detail += "; the lines written before are gone with the deleted file (prev is the digest of the last)"
 	}
 	l.lost = nil
-	return l.write(&Record{Time: time.Now().UTC().Format(time.RFC3339Nano), Event: "reopened", Detail: detail})
+	return l.write(&Record{Time: time.Now().UTC().Format(time.RFC3339Nano), Event: EventReopened, Detail: detail})
 }
 
-// write numbers, links, encodes and appends r. Called with mu held.
-func (l *Log) write(r *Record) error {
+// write numbers, links, encodes and appends r, rotating the file first
+// when r would make it larger than MaxSize. Called with mu held.
+func (l *Log) write(r *Record) error { return l.writeLine(r, true) }
+
+// EventRotated is the event of the first line of a file a rotation
+// started: the lines before it are in the rotated file (FILE.1), and its
+// prev is the digest of that file's last line.
+const EventRotated = "rotated"
+
+// EventReopened is the event of a line written after the log's path was
+// found to name another file, or none, and was opened again.
+const EventReopened = "reopened"
+
+// writeLine is write; mayRotate is false for the line a rotation writes
+// first, so that a record larger than MaxSize cannot rotate for ever.
+func (l *Log) writeLine(r *Record, mayRotate bool) error {
 	l.seq++
 	r.Seq = l.seq
 	r.Prev = l.last
 	if r.Prev == "" {
 		r.Prev = genesis
 	}
+	r.FileStart = l.f != nil && l.size == 0 && r.Prev != genesis && r.Event != ""
 	l.buf.Reset()
 	if err := l.enc.Encode(r); err != nil {
 		l.seq--
@@ -275,10 +290,20 @@ func (l *Log) write(r *Record) error {
 		l.seq--
 		return errors.New("audit: a record is not valid UTF-8; it was not written")
 	}
-	if l.f != nil && l.opts.MaxSize > 0 && l.size > 0 && l.size+int64(len(line)) > l.opts.MaxSize {
+	if mayRotate && l.f != nil && l.opts.MaxSize > 0 && l.size > 0 && l.size+int64(len(line)) > l.opts.MaxSize {
+		l.seq--
 		if err := l.rotate(); err != nil {
 			return l.fail(err)
 		}
+		// The new file's first line says it continues the rotated one, so
+		// that a file whose head was cut (it starts mid-chain without
+		// such a line) fails --verify.
+		rot := &Record{Time: time.Now().UTC().Format(time.RFC3339Nano), Event: EventRotated,
+			Detail: fmt.Sprintf("%s reached %d bytes: the lines before this one are in %s.1", l.path, l.opts.MaxSize, l.path)}
+		if err := l.writeLine(rot, false); err != nil {
+			return err
+		}
+		return l.writeLine(r, false)
 	}
 	n, err := l.w.Write(line)
 	l.size += int64(n)

@@ -14,6 +14,7 @@ type Record struct {
 	Time         string   `json:"time"`
 	Transport    string   `json:"transport,omitempty"`
 	Session      string   `json:"session,omitempty"`
+	Key          string   `json:"key,omitempty"`
 	Tool         string   `json:"tool"`
 	Form         string   `json:"form,omitempty"`
 	Args         rawJSON  `json:"args,omitempty"`
@@ -36,6 +37,12 @@ type Record struct {
 	// log itself ("reopened"), and Detail how.
 	Event  string `json:"event,omitempty"`
 	Detail string `json:"detail,omitempty"`
+	// FileStart is set on the first line of a file that continues the
+	// chain of another (a rotation's first line, or the line saying the
+	// log was opened again at its path): a file may start mid-chain only
+	// with such a line, so one whose head was cut fails Verify. Set by
+	// Log.Write.
+	FileStart bool `json:"file_start,omitempty"`
 	// Prev is the digest of the line before this one in the log
 	// ("sha256:" and 64 hex digits of its bytes, newline excluded), across
 	// rotations, reopenings and restarts on the same file; "sha256:" and 64

@@ -17,10 +17,12 @@ import (
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
-// Caller says who made a call: the transport ("stdio", "http", "cli", …) and
-// the session within it.
+// Caller says who made a call: the transport ("stdio", "http", "cli",
+// "temporal", …), the session within it and, when the caller has one, the
+// call's idempotency key: what names one logical call across its retries
+// (for a Temporal activity WORKFLOW_ID/RUN_ID/ACTIVITY_ID). "" when none.
 type Caller struct {
-	Transport, Session string
+	Transport, Session, Key string
 }
 
 type callerKey struct{}
@@ -159,7 +161,7 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 		DurationMS: float64(end.Sub(start).Microseconds()) / 1000,
 	}
 	if c, ok := CallerFrom(ctx); ok {
-		rec.Transport, rec.Session = c.Transport, c.Session
+		rec.Transport, rec.Session, rec.Key = c.Transport, c.Session, c.Key
 	}
 	trimmed := bytes.TrimSpace(args)
 	var secrets []string
@@ -182,9 +184,11 @@ func (a *Auditor) record(ctx context.Context, name, form string, args json.RawMe
 		exit := res.ExitCode
 		rec.Exit = &exit
 		rec.Notice = res.Notice
-		rec.OutputBytes = len(res.Output)
-		rec.OmittedBytes = res.Omitted
-		rec.Truncated = res.Truncated
+		// A tool that keeps stderr apart has two bounded streams: the
+		// record counts both.
+		rec.OutputBytes = len(res.Output) + len(res.Stderr)
+		rec.OmittedBytes = res.Omitted + res.StderrOmitted
+		rec.Truncated = res.Truncated || res.StderrTruncated
 		rec.TimedOut = res.TimedOut
 		ctxEnded := obs.err != nil && (errors.Is(obs.err, context.Canceled) || errors.Is(obs.err, context.DeadlineExceeded))
 		rec.Killed = res.TimedOut || (ctxEnded && res.Duration > 0)

@@ -26,8 +26,11 @@ type CommandToolBase struct {
 
 // slot is a declared argument with what assembly needs to know about it.
 type slot struct {
-	arg        tool.Arg
-	startsWord bool
+	arg   tool.Arg
+	place validate.Place // where it stands, as the program reads it
+	// respFiles: how the template's program reads response files, when
+	// the slot starts a word and it does (validate.ResponseFileValue).
+	respFiles string
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -48,8 +51,13 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	if err != nil {
 		return nil, err
 	}
+	// The tool's own kernel: its access, and for a tool that runs code,
+	// its toolchain's install directories on the way to its binary.
+	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode})
 	// Where the binary resolves, on this kernel: not inside the workspace,
-	// not the same file as or a script of a denied program.
+	// not the same file as or a script of a denied program (a runs_code
+	// tool's toolchain entries lifted).
+	vopts = append(vopts, validate.RunsCode(spec.RunsCode))
 	if err := validate.CheckBinary(t.Binary(), k.Workspace(), k.LookPath, vopts...); err != nil {
 		return nil, err
 	}
@@ -61,13 +69,20 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 			return nil, err
 		}
 	}
-	k = withPrograms(k).WithAccess(kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts})
 	if spec.OutputLimit > 0 { // the descriptor's own limit overrides the kernel's (the run's)
 		k = k.WithOutputLimitOf(spec.OutputLimit)
 	}
+	k = k.WithTimeoutOf(spec.Timeout) // the descriptor's own timeout, capped at the run's maximum
+	k = k.WithSeparateStderr(spec.Stderr.Separate())
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	places := validate.Places(&spec, t)
+	resp := validate.ResponseFiles(t.Binary())
 	for i, a := range spec.Args {
-		b.slots = append(b.slots, slot{arg: a, startsWord: t.StartsWord(a.Name)})
+		sl := slot{arg: a, place: places[a.Name]}
+		if sl.place.StartsWord {
+			sl.respFiles = resp
+		}
+		b.slots = append(b.slots, sl)
 		b.index[a.Name] = i
 	}
 	b.schema = Schema(&spec)
@@ -87,8 +102,10 @@ func (b *CommandToolBase) InputSchema() json.RawMessage { return b.schema }
 func (b *CommandToolBase) Spec() tool.Spec { return cloneSpec(b.spec) }
 
 // Kernel returns the kernel the tool runs on: the one given to New, with the
-// Spec's access (kernel.(*Kernel).WithAccess) and, when the Spec sets one,
-// its output limit (kernel.(*Kernel).WithOutputLimitOf).
+// Spec's access (kernel.(*Kernel).WithAccess) and, when the Spec sets them,
+// its output limit (kernel.(*Kernel).WithOutputLimitOf), its timeout,
+// capped at the kernel's maximum (kernel.(*Kernel).WithTimeoutOf), and its
+// stderr mode (kernel.(*Kernel).WithSeparateStderr).
 func (b *CommandToolBase) Kernel() *kernel.Kernel { return b.kernel }
 
 // Call validates args, assembles the argv and runs it, and returns the text
@@ -124,7 +141,7 @@ func (b *CommandToolBase) RunsAlso() []string { return slices.Clone(b.also) }
 
 // run runs argv on the tool's kernel; an error names the tool.
 func (b *CommandToolBase) run(ctx context.Context, argv []string) (kernel.Result, error) {
-	res, err := b.kernel.RunAlso(ctx, argv, b.also)
+	res, err := b.kernel.RunAlso(ProgressContext(ctx), argv, b.also)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", b.spec.Name, err)
 	}
@@ -154,6 +171,9 @@ func cloneSpec(s tool.Spec) tool.Spec {
 	}
 	return s
 }
+
+// programs.Hook tells the kernel about toolchains too.
+var _ kernel.CodeRunners = programs.Hook{}
 
 // withPrograms returns k with package programs' hook when k has none, so
 // that a tool built on a bare kernel.New still runs git, curl and the rest

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nanogpt/toolgen/internal/kerneltest"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -176,7 +177,7 @@ func TestNarrowedDenyListAllowsBinary(t *testing.T) {
 	spec := tool.Spec{Name: "print_env", Description: "d", Command: "env"}
 	_, err := base.New(spec, k)
 	require.Equal(t, tool.CodeSpec, tool.CodeOf(err))
-	b, err := base.New(spec, k, base.WithDenyList(base.DefaultDenyList().Without("env")))
+	b, err := base.New(spec, k, base.WithDenyList(programs.DefaultDenyList().Without("env")))
 	require.NoError(t, err)
 	out, err := b.Call(context.Background(), nil)
 	require.NoError(t, err)

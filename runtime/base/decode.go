@@ -173,8 +173,11 @@ func (b *CommandToolBase) assemble(values []value) ([]string, error) {
 		if !values[i].set {
 			continue
 		}
-		if err := validate.Value(&s.arg, values[i].text, s.startsWord); err != nil {
+		if err := validate.ValueAt(&s.arg, values[i].text, s.place); err != nil {
 			return nil, b.teach(err, values[i].text)
+		}
+		if err := validate.ResponseFileValue(&s.arg, values[i].text, b.tmpl.Binary(), s.respFiles); err != nil {
+			return nil, err
 		}
 		if s.arg.Type == tool.Path {
 			p, err := validate.Path(s.arg.Name, values[i].text, root)

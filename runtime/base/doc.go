@@ -16,9 +16,9 @@
 // Typed[In] is the one generic runtime type behind every generated tool: a
 // generated file holds data (a Spec literal, its digest, an argument
 // struct) and one-line constructors over NewGenerated, and asserts at
-// compile time that it fits this runtime (EnforceVersion). Options
-// (WithDenyList, DenyList) are this package's own types, so a module
-// outside toolgen can name them.
+// compile time that it fits this runtime (EnforceVersion). WithDenyList
+// takes a programs.DenyList, the one deny-list type, which a module
+// outside toolgen can name.
 //
 // A code-form tool is a Spec literal and a constructor:
 //

@@ -5,13 +5,18 @@ import (
 	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 // Schema returns the JSON Schema of a Spec's arguments: an object with one
 // property per slot in declared order (type, description, default, enum,
 // pattern anchored to the whole value), the required slots, and
-// additionalProperties false. Integer and number slots get minimum 0;
+// additionalProperties false. A string or text slot of the template
+// without an enum or a pattern of its own states its value rules
+// (validate.ValueAt, at the slot's place) in its description and as a
+// pattern, so a model meets them before its first call. Integer and number slots get minimum 0;
 // string, text and path slots are JSON strings, boolean slots JSON
 // booleans. It is built as a *jsonschema.Schema (ArgsSchema) and
 // marshalled.
@@ -59,8 +64,16 @@ func ArgsSchema(s *tool.Spec) *jsonschema.Schema {
 		PropertyOrder:        make([]string, 0, len(s.Args)),
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}, // false
 	}
+	var places map[string]validate.Place
+	if t, err := validate.ParseTemplate(s.Command); err == nil {
+		places = validate.Places(s, t)
+	}
 	for _, a := range s.Args {
-		root.Properties[a.Name] = property(a)
+		p := property(a)
+		if place, ok := places[a.Name]; ok {
+			stateRules(p, a, place)
+		}
+		root.Properties[a.Name] = p
 		root.PropertyOrder = append(root.PropertyOrder, a.Name)
 		if a.Required {
 			root.Required = append(root.Required, a.Name)

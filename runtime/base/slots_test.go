@@ -42,6 +42,9 @@ func TestBooleanAndTextSlots(t *testing.T) {
 		{`{"phrase":"func main","ignore_case":null}`, []string{"grep", "-rn", "-e", "func main", "--", "src"}},
 		{`{"phrase":"func main","ignore_case":true}`, []string{"grep", "-rn", "-i", "-e", "func main", "--", "src"}},
 		{`{"phrase":"func main","ignore_case":true,"count":true}`, []string{"grep", "-rn", "-i", "--count", "-e", "func main", "--", "src"}},
+		// -e's value is grep's pattern: a leading dash, quotes and operators are data there.
+		{`{"phrase":"-r x"}`, []string{"grep", "-rn", "-e", "-r x", "--", "src"}},
+		{`{"phrase":"a ＆ b && it's \"x\""}`, []string{"grep", "-rn", "-e", `a ＆ b && it's "x"`, "--", "src"}},
 	} {
 		argv, err := b.Argv(json.RawMessage(c.args))
 		require.NoError(t, err, c.args)
@@ -62,8 +65,8 @@ func TestBooleanAndTextSlots(t *testing.T) {
 		{`{"phrase":"x","ignore_case":{"v":true}}`, `got an object`},
 		{`{"phrase":"func\tmain"}`, `U+0009 CHARACTER TABULATION`},
 		{`{"phrase":"func\u3000main"}`, `the only white space a text value may hold is the plain space U+0020`},
-		{`{"phrase":"-r x"}`, `begins with '-'`},
-		{`{"phrase":"a ＆ b"}`, `U+FF06 FULLWIDTH AMPERSAND`},
+		{`{"phrase":"@x"}`, `begins with '@'`},
+		{`{"phrase":"a\u200bb"}`, `U+200B ZERO WIDTH SPACE`},
 	} {
 		_, err := b.Argv(json.RawMessage(c.args))
 		require.Error(t, err, c.args)
@@ -93,13 +96,16 @@ func TestTypedBoolean(t *testing.T) {
 }
 
 // TestSchemaOfBooleanAndText: boolean is a JSON Schema boolean with a
-// boolean default; text is a string.
+// boolean default; text is a string whose description and pattern state
+// its rule (here grep's pattern, after -e: data, which may begin with '-').
 func TestSchemaOfBooleanAndText(t *testing.T) {
 	got := string(base.Schema(&phraseSpec))
 	assert.Equal(t, `{"type":"object","properties":{`+
 		`"ignore_case":{"type":"boolean","description":"Ignore case"},`+
 		`"count":{"type":"boolean","description":"Count only","default":false},`+
-		`"phrase":{"type":"string","description":"The phrase"}},`+
+		`"phrase":{"type":"string","description":"The phrase. Any printable text: spaces, quotes and operator characters are fine; `+
+		`no tabs, newlines or invisible characters; it may begin with '-' but not with '@'.",`+
+		`"pattern":"^(?:[^\\x00-\\x1f\\x7f-\\x9f@][^\\x00-\\x1f\\x7f-\\x9f]*)?$"}},`+
 		`"required":["phrase"],"additionalProperties":false}`, got)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -95,7 +96,7 @@ func TestNewGeneratedDigest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tool.Digest(headSpec), h.Digest())
 
-	_, err = base.NewGenerated[headArgs](headSpec, tool.Digest(headSpec), k, base.WithDenyList(base.DefaultDenyList().With("head")))
+	_, err = base.NewGenerated[headArgs](headSpec, tool.Digest(headSpec), k, base.WithDenyList(programs.DefaultDenyList().With("head")))
 	assert.ErrorContains(t, err, `generated tool "head_lines": error 613: binary "head" is on the deny list (entry "head")`)
 }
 
@@ -127,7 +128,7 @@ func TestBuild(t *testing.T) {
 // TestDenyList: the public deny list is the validator's, with copies on
 // change.
 func TestDenyList(t *testing.T) {
-	d := base.DefaultDenyList()
+	d := programs.DefaultDenyList()
 	entry, denied := d.Match("/usr/bin/Python3.11")
 	assert.True(t, denied)
 	assert.Equal(t, "python*", entry)
@@ -136,7 +137,7 @@ func TestDenyList(t *testing.T) {
 	assert.False(t, denied)
 	_, denied = d.Match("python3")
 	assert.True(t, denied, "Without returns a copy")
-	assert.Equal(t, []string{"foo", "rm"}, base.NewDenyList("RM", "/bin/Foo.exe").Entries())
-	_, denied = base.DenyList{}.Match("rm")
+	assert.Equal(t, []string{"foo", "rm"}, programs.NewDenyList("RM", "/bin/Foo.exe").Entries())
+	_, denied = programs.DenyList{}.Match("rm")
 	assert.False(t, denied, "the zero DenyList denies nothing")
 }

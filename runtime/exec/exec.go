@@ -33,7 +33,7 @@ type Tool struct {
 	kernel       *kernel.Kernel
 	allow        []string // granted binaries, sorted, unique
 	granted      string   // allow, joined for messages
-	deny         validate.DenyList
+	deny         programs.DenyList
 	outsidePaths bool
 	schema       json.RawMessage
 	description  string
@@ -43,18 +43,18 @@ type Tool struct {
 type Option func(*config)
 
 type config struct {
-	deny         validate.DenyList
+	deny         programs.DenyList
 	denySet      bool
 	outsidePaths bool
 	hosts        []string // WithHosts
 }
 
 // WithDenyList replaces the deny list of defence 2. The default is
-// base.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
+// programs.DefaultDenyList(); pass a narrowed list (DenyList.Without) to grant
 // a binary the default denies, or an extended one (DenyList.With) to deny
 // more. The zero DenyList denies nothing.
-func WithDenyList(d base.DenyList) Option {
-	return func(c *config) { c.deny, c.denySet = validate.DenyList(d), true }
+func WithDenyList(d programs.DenyList) Option {
+	return func(c *config) { c.deny, c.denySet = d, true }
 }
 
 // WithOutsidePathsAllowed turns off the argument check of defence 5:
@@ -97,7 +97,7 @@ func New(k *kernel.Kernel, allow []string, opts ...Option) (*Tool, error) {
 		}
 	}
 	if !c.denySet {
-		c.deny = validate.DefaultDenyList()
+		c.deny = programs.DefaultDenyList()
 	}
 	// The least access: read only, no network but the hosts granted,
 	// enforced by the kernel's confinement (kernel.WithConfinement).
@@ -253,7 +253,7 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := t.kernel.Run(ctx, argv)
+	res, err := t.kernel.Run(base.ProgressContext(ctx), argv)
 	if err != nil {
 		return res.Text(), fmt.Errorf("%s: %w", Name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -223,7 +224,7 @@ func TestNewRefusesGrants(t *testing.T) {
 		{[]string{"ls", "bash"}, nil, `entry "bash"`},
 		{[]string{"python3"}, nil, `entry "python*"`},
 		{[]string{"RM"}, nil, `entry "rm"`},
-		{[]string{"ls"}, []Option{WithDenyList(base.DefaultDenyList().With("ls"))}, `entry "ls"`},
+		{[]string{"ls"}, []Option{WithDenyList(programs.DefaultDenyList().With("ls"))}, `entry "ls"`},
 		{[]string{"js"}, nil, `which the deny list denies (entry "nodejs")`},
 		{[]string{"less"}, nil, "defence 4 refuses it whatever its arguments"},
 		{[]string{"pager"}, nil, "which defence 4 refuses whatever its arguments"},
@@ -240,7 +241,7 @@ func TestNewRefusesGrants(t *testing.T) {
 		t.Errorf("New(rm, bash, ls) = %v, want both reported as 613", err)
 	}
 	// Narrowing the deny list explicitly grants a denied binary.
-	if _, err := New(e.k, []string{"rm"}, WithDenyList(base.DefaultDenyList().Without("rm"))); err != nil {
+	if _, err := New(e.k, []string{"rm"}, WithDenyList(programs.DefaultDenyList().Without("rm"))); err != nil {
 		t.Errorf("New(rm) with rm taken off the deny list = %v", err)
 	}
 	if _, err := New(nil, []string{"ls"}); err == nil {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nanogpt/toolgen/programs"
-	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -24,8 +23,8 @@ var stubNames = []string{
 }
 
 // narrowed is the deny list with the interpreters the tests grant taken out.
-func narrowed() base.DenyList {
-	return base.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
+func narrowed() programs.DenyList {
+	return programs.DefaultDenyList().Without("python*", "perl", "node", "ruby", "php", "lua", "awk", "gawk", "deno", "bun",
 		"vim*", "nvim*", "emacs*", "make", "go", "nc", "ncat", "socat") // the deny list has them since issue 11 §3
 }
 

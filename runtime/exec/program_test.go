@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -38,7 +38,7 @@ func TestGrantedFileJudged(t *testing.T) {
 			truth, err := os.ReadFile(trueProgram(t))
 			require.NoError(t, err)
 			writeFile(t, e.bin, "secretsh", string(truth), 0o755)
-			deny := base.DefaultDenyList().With("secretsh")
+			deny := programs.DefaultDenyList().With("secretsh")
 
 			tc.plant(t, e.bin, "lister")
 			_, err = New(e.k, []string{"lister"}, WithDenyList(deny))

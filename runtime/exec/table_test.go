@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nanogpt/toolgen/programs"
-	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -45,7 +44,7 @@ func tableEnv(t *testing.T) (*Tool, *stubEnv) {
 			names = append(names, n)
 		}
 	}
-	tl, err := New(e.k, names, WithDenyList(base.DenyList{}))
+	tl, err := New(e.k, names, WithDenyList(programs.DenyList{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +87,7 @@ func attacks(r *programs.Program, row *programs.Row) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s --%s", prefix, l), fmt.Sprintf("%s --%s=v", prefix, l), fmt.Sprintf("%s --%s v", prefix, l))
-		if abbr := l[:len(l)-1]; r.Grammar.Abbrev && len(l) > 3 && !contains(r.KnownLong(), abbr) {
+		if abbr := l[:len(l)-1]; r.Grammar.Abbrev && len(l) > 3 && !contains(r.LongNames(), abbr) {
 			out = append(out, fmt.Sprintf("%s --%s=v", prefix, abbr))
 		}
 	}
@@ -187,7 +186,7 @@ func TestFlagTableRefusedBinaries(t *testing.T) {
 		for _, name := range r.Names {
 			name = strings.TrimSuffix(name, "*")
 			stub(t, e.bin, name)
-			_, err := New(e.k, []string{name}, WithDenyList(base.DenyList{}))
+			_, err := New(e.k, []string{name}, WithDenyList(programs.DenyList{}))
 			var te *tool.Error
 			if !errors.As(err, &te) || te.Code != tool.CodeSpec || !strings.Contains(te.Msg, r.Refuse) {
 				t.Errorf("New(%q) = %v, want a 613 giving %q", name, err, r.Refuse)

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -31,13 +32,19 @@ type Report struct {
 	// Template is the command template ("" for ExecTool).
 	Template string
 	// Workspace, Timeout and OutputLimit are the kernel's settings; a tool
-	// whose Spec sets its own OutputLimit has that one instead.
+	// whose Spec sets its own OutputLimit has that one instead, and one that
+	// sets its own Timeout has that one, capped at the kernel's maximum,
+	// with where it comes from: "5m0s (the tool's timeout)", or "10m0s (the
+	// tool's timeout 30m0s, capped by the run's maximum)".
 	Workspace   string
 	Timeout     string
 	OutputLimit int
 	// OutputLimitFrom says where OutputLimit comes from: "the tool's
 	// output_limit" or "the run's limit" (--output-limit, or the default).
 	OutputLimitFrom string
+	// StderrApart reports that the tool keeps stderr apart from stdout
+	// (its descriptor's "stderr": "separate"), each bounded by OutputLimit.
+	StderrApart bool
 	// Confinement describes the kernel-enforced sandbox the call would get.
 	Confinement string
 	// Network is the network the call gets (none, every host or only the
@@ -50,6 +57,16 @@ type Report struct {
 	// Spawner says which process the call would be forked from; "" when
 	// there is no command to spawn.
 	Spawner string
+	// Privileges says what the call holds of the system's privileges
+	// (capabilities, no_new_privs, IPC and UTS namespaces); "" when the
+	// call is rejected.
+	Privileges string
+	// Syscalls says which system calls the call's seccomp filter refuses;
+	// "" when nothing confines the call.
+	Syscalls string
+	// Protected lists the protected paths and how they are kept from the
+	// call; "" when nothing confines the call.
+	Protected string
 	// Missing names each guarantee the call would not get, and why:
 	// strict refuses such a call, best-effort and off run it with a
 	// warning.
@@ -57,6 +74,13 @@ type Report struct {
 	// WorkspaceExec says what keeps the call from running code from the
 	// workspace; "" when nothing confines the call.
 	WorkspaceExec string
+	// RunsCode is the line of a tool that runs the repository's code
+	// (runs_code): what runs, what holds, what does not; "" for other
+	// tools.
+	RunsCode string
+	// BuildCache is such a tool's build cache (its workspace's own) and
+	// how to remove it; "" for other tools.
+	BuildCache string
 	// Env is the exact environment the command would get; nil when rejected.
 	Env []string
 	// Exec is the execute set: the only files the command and everything it
@@ -74,9 +98,13 @@ type Report struct {
 // Call explains a call of the tool in entry with args on kernel k (the
 // preset's kernel). It never runs the command.
 func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
+	timeout := k.Timeout().String()
+	if st, ok := entry.Tool.(tool.SpecTool); ok && st.Spec().Timeout > 0 {
+		k, timeout = timeoutOf(k, st.Spec().Timeout)
+	}
 	r := &Report{
 		Tool: entry.Tool.Name(), Form: entry.Form, Source: entry.Source,
-		Workspace: k.Workspace(), Timeout: k.Timeout().String(), OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
+		Workspace: k.Workspace(), Timeout: timeout, OutputLimit: k.OutputLimit(), OutputLimitFrom: "the run's limit",
 		Limits:      limitsText(runtime.GOOS, k.Limits().String()),
 		Descendants: kernel.DescendantControl(),
 	}
@@ -92,8 +120,9 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		if spec.OutputLimit > 0 {
 			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
 		}
-		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts}
-		r.explainSpec(t, k, args)
+		r.StderrApart = spec.Stderr.Separate()
+		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode}
+		r.explainSpec(t, k.WithAccess(a), args) // a tool that runs code finds its toolchain where it is installed
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
 			for _, name := range rt.RunsAlso() {
 				if p, err := resolve(k, name); err == nil {
@@ -116,9 +145,13 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 	if path != "" {
 		// What the spawn path gives the call (a trial start, killed
 		// before the program runs, on the first use).
+		r.explainBuild(ka, path)
 		g := ka.Guarantees(path, also...)
 		r.Descendants = g.Descendants
 		r.Spawner = g.Spawner
+		r.Privileges = g.Privileges
+		r.Syscalls = g.Syscalls
+		r.Protected = g.Protected
 		if g.Processes != "" {
 			r.Limits += "; process cap: " + g.Processes
 		}
@@ -128,6 +161,27 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.Missing = g.Missing
 	}
 	return r
+}
+
+// explainBuild fills the lines of a tool that runs code (runs_code).
+func (r *Report) explainBuild(k *kernel.Kernel, path string) {
+	b, ok := k.Build(path)
+	if !ok {
+		return
+	}
+	tc := "no toolchain profile"
+	if b.Toolchain != "" {
+		tc = "the " + b.Toolchain + " toolchain"
+	}
+	r.Limits = limitsText(runtime.GOOS, b.Limits.String()) + "; no memory cgroup: each process is capped, not their sum"
+	r.Exec = nil // it may execute what it reads: the confinement line says so
+	r.RunsCode = fmt.Sprintf("yes (%s): what runs is the repository's own code (build files, tests, scripts, what it compiles), "+
+		"executed from the workspace, its build cache and its scratch directory; what holds: reads (workspace, system, the toolchain: %s), "+
+		"writes (the workspace only if the tool writes, the build cache, the scratch directory), the network line, the limits, "+
+		"descendant control and configuration isolation; what does not: the execute set and the noexec workspace",
+		tc, strings.Join(append(b.Read, "the build cache"), ", "))
+	r.BuildCache = b.Cache + " (this workspace's own, outside it; the scratch directory is tmp/call-* in it, removed after each call; " +
+		"remove every build cache with: toolgen cache clean)"
 }
 
 func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMessage) {
@@ -141,7 +195,11 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 		r.Err = err
 		return
 	}
-	r.add("3 slot values: every value passed the slot rules (one word each, no operators, no leading dash, paths inside the workspace)")
+	r.add("3 slot values: every value passed the slot rules (a string is one word with no quote or operator; no value " +
+		"begins with '-' unless it is an option's whole value; paths stay inside the workspace)")
+	for _, line := range textRules(spec) {
+		r.add("  %s", line)
+	}
 	if flags := booleanFlags(spec); flags != "" {
 		r.add("4 flags: fixed by the template; no value can add an option, and a boolean slot only puts its own fixed flag in or leaves it out (%s)", flags)
 	} else {
@@ -156,6 +214,16 @@ func (r *Report) explainSpec(t tool.SpecTool, k *kernel.Kernel, args json.RawMes
 	argv[0] = resolved
 	r.add("5 kernel: runs %s with no shell, cwd %s, timeout %s, output limit %d bytes, scrubbed environment", resolved, k.Workspace(), k.Timeout(), r.OutputLimit)
 	r.Argv = argv
+}
+
+// timeoutOf returns the kernel a tool asking for d runs on, and its
+// timeout's text: the duration and where it comes from.
+func timeoutOf(k *kernel.Kernel, d time.Duration) (*kernel.Kernel, string) {
+	tk := k.WithTimeoutOf(d)
+	if tk.Timeout() < d {
+		return tk, fmt.Sprintf("%s (the tool's timeout %s, capped by the run's maximum)", tk.Timeout(), d)
+	}
+	return tk, fmt.Sprintf("%s (the tool's timeout)", tk.Timeout())
 }
 
 // limitsText is the limits line: the caps; off Linux the kernel sets no
@@ -252,6 +320,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "workspace:   %s\n", r.Workspace)
 	fmt.Fprintf(&b, "timeout:     %s\n", r.Timeout)
 	fmt.Fprintf(&b, "output:      at most %d bytes (head and tail kept; %s)\n", r.OutputLimit, r.OutputLimitFrom)
+	if r.StderrApart {
+		fmt.Fprintf(&b, "stderr:      kept apart from stdout, at most %d bytes of its own (the tool's stderr: separate)\n", r.OutputLimit)
+	}
 	fmt.Fprintf(&b, "confinement: %s\n", r.Confinement)
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
@@ -259,8 +330,21 @@ func (r *Report) Write(w io.Writer) error {
 	if r.Spawner != "" {
 		fmt.Fprintf(&b, "spawner:     %s\n", r.Spawner)
 	}
+	if r.Privileges != "" {
+		fmt.Fprintf(&b, "privileges:  %s\n", r.Privileges)
+	}
+	if r.Syscalls != "" {
+		fmt.Fprintf(&b, "syscalls:    %s\n", r.Syscalls)
+	}
+	if r.Protected != "" {
+		fmt.Fprintf(&b, "protected:   %s (names: %s)\n", r.Protected, strings.Join(sandbox.ProtectedNames(), " "))
+	}
 	if r.WorkspaceExec != "" {
 		fmt.Fprintf(&b, "workspace code: %s\n", r.WorkspaceExec)
+	}
+	if r.RunsCode != "" {
+		fmt.Fprintf(&b, "runs code:   %s\n", r.RunsCode)
+		fmt.Fprintf(&b, "build cache: %s\n", r.BuildCache)
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)

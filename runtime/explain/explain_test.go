@@ -3,9 +3,11 @@ package explain_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,4 +147,40 @@ func TestExplainExecSetHasTheTemplatesPrograms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, k.ExecSet(r.Argv[0], grep), r.Exec)
 	assert.Contains(t, r.Exec, grep)
+}
+
+// TestExplainShowsPrivilegesSyscallsProtected: a confined call's report
+// has the privileges:, syscalls: and protected: lines, from the kernel's
+// guarantees, the protected list naming every protected name and what
+// exists of it; with confinement off, no syscalls: or protected: line and
+// the privileges line says root keeps its capabilities.
+func TestExplainShowsPrivilegesSyscallsProtected(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("namespaces, capabilities and seccomp are Linux-only")
+	}
+	for _, mode := range []sandbox.Mode{sandbox.BestEffort, sandbox.Off} {
+		k := kerneltest.New(t, nil, kernel.WithConfinement(mode))
+		require.NoError(t, os.MkdirAll(filepath.Join(k.Workspace(), ".vscode"), 0o755))
+		b, err := base.New(touchSpec, k)
+		require.NoError(t, err)
+		r := explain.Call(tool.Entry{Tool: b, Form: tool.FormDescriptor, Source: "test"}, k, json.RawMessage(`{"path":"x"}`))
+		require.NoError(t, r.Err)
+		var out bytes.Buffer
+		require.NoError(t, r.Write(&out))
+		text := out.String()
+		g := k.WithAccess(kernel.Access{Write: true}).Guarantees(r.Argv[0])
+		assert.Contains(t, text, "privileges:  "+g.Privileges+"\n")
+		if abi, _ := sandbox.Available(); mode == sandbox.Off || abi == 0 {
+			assert.NotContains(t, text, "syscalls:")
+			assert.NotContains(t, text, "protected:")
+			if os.Geteuid() == 0 {
+				assert.Contains(t, text, "privileges:  as root, every capability")
+			}
+			continue
+		}
+		line, _ := sandbox.SeccompFilter()
+		assert.Contains(t, text, "syscalls:    "+line+"\n")
+		assert.Regexp(t, `protected: +read-only mounts: \.vscode; absent, created by a call: removed after it: .*\.envrc`, text)
+		assert.Contains(t, text, "(names: "+strings.Join(sandbox.ProtectedNames(), " ")+")")
+	}
 }

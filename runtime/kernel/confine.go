@@ -21,6 +21,13 @@ type Access struct {
 	// host:port entries it may reach through the kernel's egress proxy
 	// (egress.go). Network is false then.
 	Hosts []string
+	// RunsCode declares a tool that runs the repository's own code (a
+	// build or test runner: tool.Spec's RunsCode): its commands may execute
+	// what they read or write, the workspace is not mounted noexec for
+	// them, and they get the workspace's build cache, a scratch directory,
+	// their toolchain's reads and environment and a data cap instead of an
+	// address-space cap (see BuildCache, CodeRunners).
+	RunsCode bool
 }
 
 // WithConfinement sets what happens where the kernel's Landlock cannot
@@ -69,19 +76,35 @@ func (k *Kernel) Confinement() sandbox.Mode { return k.mode }
 // (absolute, as resolved) gets: the workspace, the private HOME, the
 // kernel's access and readable paths (WithReadable, then what the
 // Programs hook says the programs read), and the execute set (ExecSet, with
-// also: see RunAlso).
+// also: see RunAlso). A tool that runs code (Access.RunsCode) also writes
+// its workspace's build cache, reads its toolchain's directories and may
+// execute what it reads or writes.
 //
 // A command that reaches named hosts (Access.Hosts, with an egress proxy
 // set) may also connect to its proxy's port, and execute the kernel's own
 // executable: its egress shim, which executes the command.
 func (k *Kernel) Policy(path string, also ...string) sandbox.Policy {
 	p := sandbox.Policy{
-		Workspace: k.workspace,
-		Home:      k.home,
-		Write:     k.access.Write,
-		Network:   k.access.Network,
-		Read:      k.programRead(append([]string{path}, also...)...),
-		Exec:      k.ExecSet(path, also...),
+		Workspace:  k.workspace,
+		Home:       k.home,
+		Write:      k.access.Write,
+		Network:    k.access.Network,
+		Read:       k.programRead(append([]string{path}, also...)...),
+		Exec:       k.ExecSet(path, also...),
+		SpawnFlags: k.spawnNamespaces(),
+		Protect:    k.protect,
+	}
+	if k.access.RunsCode {
+		p.RunsCode = true
+		if cache := k.BuildCache(); cache != "" {
+			p.WriteDirs = []string{cache}
+		}
+		_, read, _, _ := k.toolchain(path)
+		for _, r := range read {
+			if !slices.Contains(p.Read, r) {
+				p.Read = append(p.Read, r)
+			}
+		}
 	}
 	if k.egressActive() {
 		p.ProxyPort = egressPort

@@ -32,8 +32,14 @@
 //     always give one.
 //   - No descendant outlives the call (see Descendants).
 //   - Stdout and stderr share one pipe, so the output keeps the order in which
-//     the command wrote it. Run stops reading at most about 100ms after the
-//     leader is gone, even if a descendant that escaped still holds the pipe.
+//     the command wrote it; a kernel from WithSeparateStderr gives each its
+//     own pipe and bound instead. Run stops reading at most about 100ms after
+//     the leader is gone, even if a descendant that escaped still holds a pipe.
+//   - Under WithProgress, a command that runs long reports how much output
+//     has come and its last lines about every interval, never after Run
+//     returns.
+//   - A tool's own timeout (WithTimeoutOf) is capped at the kernel's maximum
+//     (WithMaxTimeout, DefaultMaxTimeout by default).
 //   - Output is bounded: the first and the last halves of the output limit are
 //     kept, the middle is counted and dropped, cuts fall on UTF-8 boundaries and
 //     invalid UTF-8 is replaced by U+FFFD. Memory per call stays near the limit

@@ -3,13 +3,14 @@
 package kernel
 
 import (
+	"io"
 	"os"
 	"syscall"
 )
 
 // drainBuffered reads what r's non-blocking pipe holds right now, up to
 // lateReadLimit bytes, ignoring r's deadline.
-func drainBuffered(r *os.File, b *boundedBuffer, buf []byte) {
+func drainBuffered(r *os.File, b io.Writer, buf []byte) {
 	rc, err := r.SyscallConn()
 	if err != nil {
 		return

@@ -68,5 +68,5 @@ func EgressEnv(addr string) []string {
 
 // equal reports whether a and b grant the same.
 func (a Access) equal(b Access) bool {
-	return a.Write == b.Write && a.Network == b.Network && slices.Equal(a.Hosts, b.Hosts)
+	return a.Write == b.Write && a.Network == b.Network && a.RunsCode == b.RunsCode && slices.Equal(a.Hosts, b.Hosts)
 }

@@ -24,6 +24,17 @@ type Guarantees struct {
 	Network string
 	// Spawner says which process the call is forked from.
 	Spawner string
+	// Privileges says what the call holds of the system's privileges:
+	// capabilities (none, as root too, when confined), no_new_privs, and
+	// the IPC and UTS namespaces.
+	Privileges string
+	// Syscalls says which system calls the call's seccomp filter refuses
+	// ("" when the call is not confined).
+	Syscalls string
+	// Protected says which protected paths (sandbox.ProtectedNames, the
+	// kernel's WithProtected) are kept from the call, and how ("" when
+	// the call is not confined).
+	Protected string
 	// Missing names each guarantee the call does not get, and why.
 	Missing []string
 }

@@ -19,6 +19,13 @@ import (
 // through that spawner, killed before the program runs an instruction, to
 // learn whether the system allows the call namespaces.
 func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
+	if k.access.RunsCode {
+		// The spawner of the policy grants the build cache, which must
+		// exist when its thread is restricted.
+		if err := k.prepareBuild(path); err != nil {
+			return Guarantees{Descendants: descendantControl(nsNone), Missing: []string{"the build cache (" + err.Error() + ")"}}
+		}
+	}
 	pol := k.Policy(path, also...)
 	d := sandbox.Decide(pol, k.mode)
 	if d.Err != nil {
@@ -43,7 +50,7 @@ func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
 var nsTried atomic.Bool
 
 // processGuarantees is guarantees but the network.
-func processGuarantees(state int32, why error, s *spawner, chroot, apply bool, l Limits) Guarantees {
+func processGuarantees(state int32, why error, s *spawner, chroot, apply, runsCode bool, l Limits) Guarantees {
 	g := Guarantees{Descendants: descendantControl(state)}
 	if state == nsNone {
 		g.Missing = append(g.Missing, fmt.Sprintf("a PID namespace (%v): a descendant that calls setsid can outlive the call", why))
@@ -59,6 +66,11 @@ func processGuarantees(state int32, why error, s *spawner, chroot, apply bool, l
 		g.Missing = append(g.Missing, fmt.Sprintf("the cap of %d processes (%s)", l.Processes, noProcessCap(state)))
 	}
 	if !apply {
+		return g
+	}
+	if runsCode {
+		g.WorkspaceCode = "executable: the tool runs the repository's code (runs_code), so neither the execute set nor a noexec " +
+			"mount holds; it may execute what it reads or writes, confined in what it reads, writes and reaches"
 		return g
 	}
 	if why := noexecWhy(state, s, chroot); why != "" {

@@ -29,8 +29,13 @@ const (
 	helperEnv    = "TOOLGEN_KERNEL_HELPER"
 	helperDirEnv = "TOOLGEN_KERNEL_HELPER_DIR"
 	helperASEnv  = "TOOLGEN_KERNEL_HELPER_AS"
-	helperHolder = "noexec-holder"
-	helperEgress = "egress-shim"
+	// helperProtectEnv is the holder's protected paths (encodeProtection).
+	helperProtectEnv = "TOOLGEN_KERNEL_HELPER_PROTECT"
+	// helperNoExecEnv says whether the holder mounts the workspace
+	// noexec ("true") or only binds the protected paths ("false").
+	helperNoExecEnv = "TOOLGEN_KERNEL_HELPER_NOEXEC"
+	helperHolder    = "noexec-holder"
+	helperEgress    = "egress-shim"
 	// helperSpawner is the process that forks the calls (spawnproc_linux.go).
 	helperSpawner = "spawner"
 )
@@ -38,7 +43,7 @@ const (
 func init() {
 	switch os.Getenv(helperEnv) {
 	case helperHolder:
-		os.Exit(runHolder(os.Getenv(helperDirEnv)))
+		os.Exit(runHolder(os.Getenv(helperDirEnv), os.Getenv(helperProtectEnv), os.Getenv(helperNoExecEnv) != "false"))
 	case helperEgress:
 		os.Exit(runEgressShim())
 	case helperSpawner:
@@ -85,6 +90,10 @@ func runEgressShim() int {
 		fmt.Fprintln(os.Stderr, "egress shim: dropping CAP_NET_ADMIN:", err)
 		return 126
 	}
+	if err := sandbox.DropBoundingSet(sandbox.ShimCapabilities...); err != nil { // root: what the spawner kept for the shim
+		fmt.Fprintln(os.Stderr, "egress shim:", err)
+		return 126
+	}
 	as, _ := strconv.ParseInt(os.Getenv(helperASEnv), 10, 64)
 	var env []string
 	for _, kv := range os.Environ() {
@@ -120,14 +129,28 @@ func loopbackUp() error {
 
 // runHolder is the holder's life. It was started in a user namespace of its
 // own, mapped root there (so that it may mount), and a mount namespace of
-// its own: it mounts dir and every mount below it noexec, nosuid and nodev,
+// its own: it mounts dir and every mount below it noexec, nosuid and nodev
+// (unless noexec is false: a tool that runs code), binds the protected paths (protection, encodeProtection's) read-only,
 // says "ok" (or why not) on stdout, then keeps the namespace alive for as
 // long as stdin, a pipe from the kernel, stays open: when the kernel closes
 // it or its process dies, the holder exits and the namespace goes with it.
 // To keep only a small process alive it becomes cat, reading stdin to its
 // end, where cat exists.
-func runHolder(dir string) int {
-	if err := sandbox.NoExecMounts(dir); err != nil {
+func runHolder(dir, protection string, noexec bool) int {
+	mounts := sandbox.NoExecMounts
+	if !noexec {
+		mounts = func(string) error { return sandbox.SlaveMounts() }
+	}
+	if err := mounts(dir); err != nil {
+		fmt.Fprintln(os.Stdout, err)
+		return 1
+	}
+	pr, err := decodeProtection(protection)
+	if err != nil {
+		fmt.Fprintln(os.Stdout, "protected paths:", err)
+		return 1
+	}
+	if err := sandbox.ProtectMounts(pr); err != nil {
 		fmt.Fprintln(os.Stdout, err)
 		return 1
 	}

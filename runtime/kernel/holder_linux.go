@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
 // A holder keeps, for a user who is not root, a mount namespace in which the
@@ -48,7 +50,7 @@ const holderStartTimeout = 10 * time.Second
 // startHolder starts a holder for dir (absolute, symlinks resolved). It
 // must run on a thread Landlock does not restrict (any goroutine but a
 // spawner's), since it writes the holder's user namespace maps.
-func startHolder(dir string) (*holder, error) {
+func startHolder(dir string, pr sandbox.Protection, noexec bool) (*holder, error) {
 	in, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func startHolder(dir string) (*holder, error) {
 	uid, gid := os.Geteuid(), os.Getegid()
 	proc, err := os.StartProcess("/proc/self/exe", []string{"toolgen-noexec-holder"}, &os.ProcAttr{
 		Dir:   "/",
-		Env:   []string{helperEnv + "=" + helperHolder, helperDirEnv + "=" + dir},
+		Env:   []string{helperEnv + "=" + helperHolder, helperDirEnv + "=" + dir, helperProtectEnv + "=" + encodeProtection(pr), helperNoExecEnv + "=" + strconv.FormatBool(noexec)},
 		Files: []*os.File{in, out, out},
 		Sys: &syscall.SysProcAttr{
 			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
@@ -158,6 +160,7 @@ var preparedHolders = struct {
 type preparedHolder struct {
 	h   *holder
 	err error
+	key string // the Protection.Key of its protected paths
 }
 
 // PrepareWorkspace starts, in the background, what the first confined
@@ -196,22 +199,35 @@ func prepareWorkspaceLocal(ws string) {
 	}
 	c := make(chan preparedHolder, 1)
 	preparedHolders.m[ws] = c
+	pr := sandbox.Policy{Workspace: ws}.Protection()
 	go func() { // an unrestricted goroutine: startHolder writes the maps
-		h, err := startHolder(ws)
-		c <- preparedHolder{h, err}
+		h, err := startHolder(ws, pr, true)
+		c <- preparedHolder{h, err, pr.Key()}
 	}()
 }
 
 // takeHolder returns the holder prepared for dir, waiting for it while it
-// starts, or starts one.
-func takeHolder(dir string) (*holder, error) {
+// starts, or starts one; pr are the protected paths it is to bind, which
+// a prepared holder must have bound too, and noexec whether it mounts the
+// workspace noexec (a prepared holder does; one for a tool that runs code
+// does not).
+func takeHolder(dir string, pr sandbox.Protection, noexec bool) (*holder, error) {
+	if !noexec {
+		return startHolder(dir, pr, false)
+	}
 	preparedHolders.Lock()
 	c, ok := preparedHolders.m[dir]
 	delete(preparedHolders.m, dir)
 	preparedHolders.Unlock()
 	if !ok {
-		return startHolder(dir)
+		return startHolder(dir, pr, true)
 	}
 	p := <-c
+	if p.key != pr.Key() {
+		if p.h != nil {
+			p.h.close()
+		}
+		return startHolder(dir, pr, true)
+	}
 	return p.h, p.err
 }

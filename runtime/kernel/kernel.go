@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +21,8 @@ const (
 	// DefaultOutputLimit is the number of output bytes the model sees at most
 	// (not counting the omission marker).
 	DefaultOutputLimit = 2048
-	// DefaultPath is the PATH children get and LookPath searches.
+	// DefaultPath is the PATH children get and LookPath searches on Linux
+	// and the other Unix systems but macOS (see DefaultPathFor).
 	DefaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
@@ -29,31 +31,48 @@ const (
 type Kernel struct {
 	workspace string
 	timeout   time.Duration
-	limit     int
-	path      string
-	dirs      []string // path split into its (absolute) entries
-	env       []string // without the per-program entries (the Programs hook's)
-	home      string   // the children's HOME: empty, private, never the workspace
-	mode      sandbox.Mode
-	read      []string   // WithReadable
-	limits    Limits     // limits.go
-	access    Access     // confine.go; set by WithAccess
-	egress    EgressFunc // egress.go; set by WithEgress
-	programs  Programs   // programs.go; set by WithPrograms
-	inProcess bool       // fork calls from this process, not the spawner process
+	// maxTimeout caps WithTimeoutOf (timeout.go); cpuFromTimeout says
+	// that limits.CPU is the default, the timeout, and follows it there.
+	maxTimeout     time.Duration
+	cpuFromTimeout bool
+	limit          int
+	path           string
+	dirs           []string // path split into its (absolute) entries
+	env            []string // without the per-program entries (the Programs hook's)
+	home           string   // the children's HOME: empty, private, never the workspace
+	mode           sandbox.Mode
+	read           []string   // WithReadable
+	limits         Limits     // limits.go
+	access         Access     // confine.go; set by WithAccess
+	egress         EgressFunc // egress.go; set by WithEgress
+	programs       Programs   // programs.go; set by WithPrograms
+	buildRoot      string     // build.go: the root of the build caches
+	scratch        string     // build.go: the scratch directory of the one call this copy of the kernel runs
+	protect        []string   // protect.go; set by WithProtected
+	// separateStderr keeps stderr apart from stdout (stderr.go).
+	separateStderr bool
+	inProcess      bool // fork calls from this process, not the spawner process
 }
 
 // config collects what the options set; New validates it.
 type config struct {
-	timeout  time.Duration
-	limit    int
-	path     string
-	env      []string
-	mode     sandbox.Mode
-	read     []string
-	limits   Limits
-	egress   EgressFunc // egress.go
-	programs Programs   // programs.go
+	timeout time.Duration
+	// maxTimeout is WithMaxTimeout's, when hasMaxTimeout (timeout.go).
+	maxTimeout    time.Duration
+	hasMaxTimeout bool
+	limit         int
+	path          string
+	pathSet       bool // WithPath was given; otherwise DefaultPathFor
+	env           []string
+	mode          sandbox.Mode
+	read          []string
+	limits        Limits
+	egress        EgressFunc // egress.go
+	programs      Programs   // programs.go
+	// buildRoot is WithBuildCache's directory (build.go); "" for the
+	// default.
+	buildRoot string
+	protect   []string // protect.go
 	// inProcess forks the calls from this process's threads instead of
 	// the spawner process (the package's tests of those threads set it).
 	inProcess bool
@@ -65,7 +84,8 @@ type Option func(*config)
 // WithTimeout sets how long one command may run, counted from just before it
 // is started; when it elapses the process group is killed and the Result has
 // ExitCode 124 and TimedOut set. Default DefaultTimeout (30s). New rejects
-// d <= 0.
+// d <= 0 and a d longer than WithMaxTimeout's maximum. A tool that asks for
+// its own timeout gets a derived kernel (WithTimeoutOf).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithOutputLimit sets the model-visible output cap in bytes: Result.Output
@@ -84,21 +104,36 @@ func WithEnv(kv ...string) Option {
 	return func(c *config) { c.env = append(c.env, kv...) }
 }
 
-// WithPath sets the PATH children get and LookPath searches, instead of
-// DefaultPath ("/usr/local/bin:/usr/bin:/bin"). The host's PATH is never used.
-// New rejects an empty PATH and one with an empty or relative entry.
-func WithPath(path string) Option { return func(c *config) { c.path = path } }
+// WithPath sets the PATH children get and LookPath searches, instead of the
+// system's default (DefaultPathFor: "/usr/local/bin:/usr/bin:/bin" on Linux).
+// The host's PATH is never used. New rejects an empty PATH and one with an
+// empty or relative entry (see CheckPath).
+func WithPath(path string) Option { return func(c *config) { c.path, c.pathSet = path, true } }
+
+// CheckPath returns the error New gives for path as WithPath's value on this
+// system, or nil: an empty PATH, or an entry that is empty or not absolute.
+func CheckPath(path string) error {
+	_, err := splitPath(path)
+	return err
+}
 
 // New returns a Kernel locked to workspace, which must exist and be a
 // directory; it is stored as an absolute path with symlinks resolved. Errors
 // are prefixed "kernel: ".
 func New(workspace string, opts ...Option) (*Kernel, error) {
-	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, path: DefaultPath, mode: sandbox.DefaultMode,
+	c := config{timeout: DefaultTimeout, limit: DefaultOutputLimit, mode: sandbox.DefaultMode,
 		limits: Limits{Memory: DefaultMemoryLimit, Processes: DefaultProcessLimit}}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
+	}
+	if !c.pathSet {
+		path, err := DefaultPathFor(runtime.GOOS, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		c.path = path
 	}
 	ws, err := resolveWorkspace(workspace)
 	if err != nil {
@@ -106,6 +141,9 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	}
 	if c.timeout <= 0 {
 		return nil, fmt.Errorf("kernel: timeout must be positive, got %v", c.timeout)
+	}
+	if err := c.checkMaxTimeout(); err != nil { // timeout.go
+		return nil, err
 	}
 	if c.limit <= 0 {
 		return nil, fmt.Errorf("kernel: output limit must be positive, got %d", c.limit)
@@ -117,7 +155,8 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.limits.CPU == 0 {
+	cpuFromTimeout := c.limits.CPU == 0
+	if cpuFromTimeout {
 		c.limits.CPU = c.timeout
 	}
 	if err := c.limits.check(); err != nil {
@@ -130,6 +169,14 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := buildRootOf(c.buildRoot)
+	if err != nil {
+		return nil, err
+	}
+	protect, err := cleanAbs(c.protect)
+	if err != nil {
+		return nil, err
+	}
 	home, err := privateHome()
 	if err != nil {
 		return nil, err
@@ -139,19 +186,23 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		return nil, err
 	}
 	return &Kernel{
-		workspace: ws,
-		timeout:   c.timeout,
-		limit:     c.limit,
-		path:      c.path,
-		dirs:      dirs,
-		env:       env,
-		home:      home,
-		mode:      c.mode,
-		read:      read,
-		limits:    c.limits,
-		egress:    c.egress,
-		programs:  c.programs,
-		inProcess: c.inProcess,
+		workspace:      ws,
+		timeout:        c.timeout,
+		maxTimeout:     c.maxTimeout,
+		cpuFromTimeout: cpuFromTimeout,
+		limit:          c.limit,
+		path:           c.path,
+		dirs:           dirs,
+		env:            env,
+		home:           home,
+		mode:           c.mode,
+		read:           read,
+		limits:         c.limits,
+		egress:         c.egress,
+		programs:       c.programs,
+		buildRoot:      root,
+		protect:        protect,
+		inProcess:      c.inProcess,
 	}, nil
 }
 
@@ -197,18 +248,8 @@ func resolveWorkspace(dir string) (string, error) {
 	return real, nil
 }
 
-func splitPath(path string) ([]string, error) {
-	if path == "" {
-		return nil, errors.New("kernel: PATH is empty")
-	}
-	dirs := filepath.SplitList(path)
-	for _, d := range dirs {
-		if !filepath.IsAbs(d) {
-			return nil, fmt.Errorf("kernel: PATH entry %q is not absolute", d)
-		}
-	}
-	return dirs, nil
-}
+// splitPath splits path as this system separates its entries (pathrules.go).
+func splitPath(path string) ([]string, error) { return splitPathOn(runtime.GOOS, path) }
 
 // buildEnv returns the scrubbed environment: the fixed entries, then the
 // extras, a later key replacing an earlier one in place.

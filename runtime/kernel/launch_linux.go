@@ -19,7 +19,7 @@ type launchSpec struct {
 	Policy   sandbox.Policy
 	Decision sandbox.Decision // Err is nil: a refused decision never starts
 	Mode     sandbox.Mode
-	Limits   Limits
+	Limits   Limits // the call's own (buildLimits: a tool that runs code has its toolchain's)
 	Net      netFacts
 	Name     string   // argv[0] as resolved: what messages name
 	Path     string   // the leader's program: Name, or the egress shim
@@ -59,9 +59,9 @@ type started struct {
 }
 
 // launch starts the leader sp describes from this process's spawner of
-// its policy, files being its stdin, its output (stdout and stderr) and,
-// for the shim, the egress socket. Strict refuses a call that lacks a
-// guarantee before anything starts. Errors are the kernel's, ready for the
+// its policy, files being its stdin, its stdout, its stderr (stdout again
+// when the two are interleaved) and, for the shim, the egress socket.
+// Strict refuses a call that lacks a guarantee before anything starts. Errors are the kernel's, ready for the
 // Result ("kernel: ...", wrapping ErrNotFound or ErrNotExecutable).
 func launch(sp launchSpec, files []*os.File) (*started, error) {
 	s, note, err := acquire(sp.Policy, sp.Decision, sp.Mode, sp.Limits.Processes)
@@ -79,7 +79,7 @@ func launch(sp launchSpec, files []*os.File) (*started, error) {
 		release(s)
 		return nil, fmt.Errorf("kernel: not running %s: %s: %w", sp.Name, g.refusal(), ErrNotExecutable)
 	}
-	attr := os.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: append([]*os.File{files[0], files[1], files[1]}, files[2:]...)}
+	attr := os.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files}
 	setup := func(pid int, state int32) error {
 		st.hostRSS = selfPeakRSS()
 		if state == nsUserPID {
@@ -124,8 +124,13 @@ func launch(sp launchSpec, files []*os.File) (*started, error) {
 // the refusal when nsNone) through s, gets; chroot reports that it takes
 // the noexec holder's root.
 func (sp launchSpec) guarantees(state int32, why error, s *spawner, chroot bool) Guarantees {
-	g := processGuarantees(state, why, s, chroot, sp.Decision.Apply, sp.Limits)
+	apply := sp.Decision.Apply
+	g := processGuarantees(state, why, s, chroot, apply, sp.Policy.RunsCode, sp.Limits)
 	g.network(state, why, sp.Net)
+	g.privileges(state, why, apply, sp.Mode.String())
+	if apply {
+		g.protected(sp.Policy, protectWhy(state, s, chroot))
+	}
 	g.Spawner = spawnerLine(sp.Without)
 	if sp.Without != "" {
 		g.Missing = append(g.Missing, "its own spawner process ("+sp.Without+"): it is forked from the agent's process, whose memory it copies")

@@ -33,6 +33,12 @@ type Limits struct {
 	// Processes caps how many processes the call may have at once (see
 	// WithProcessLimit for what enforces it, as root and not).
 	Processes int
+	// Data caps what each process of the call allocates (RLIMIT_DATA:
+	// its heap and private writable mappings, not what it only reserves),
+	// in bytes. The kernel sets it, instead of Memory, for a tool that runs
+	// code (a compiler reserves far more address space than it uses); see
+	// Access.RunsCode.
+	Data int64
 }
 
 // WithMemoryLimit caps the address space of each process a call starts at
@@ -68,6 +74,8 @@ func (l Limits) check() error {
 		return fmt.Errorf("kernel: memory limit %d bytes: want 0 (none) or at least 16 MiB", l.Memory)
 	case l.CPU < 0:
 		return fmt.Errorf("kernel: cpu limit must not be negative, got %v", l.CPU)
+	case l.Data < 0:
+		return fmt.Errorf("kernel: data limit must not be negative, got %d", l.Data)
 	case l.Processes < 0:
 		return fmt.Errorf("kernel: process limit must not be negative, got %d", l.Processes)
 	}
@@ -83,8 +91,13 @@ func (l Limits) cpuSeconds() uint64 {
 // "memory 1 GiB (address space), cpu 30s, 256 processes".
 func (l Limits) String() string {
 	parts := []string{"memory none", "cpu none", "processes none"}
-	if l.Memory > 0 {
+	switch {
+	case l.Memory > 0 && l.Data > 0:
+		parts[0] = "memory " + formatBytes(l.Memory) + " (address space per process), " + formatBytes(l.Data) + " of data per process"
+	case l.Memory > 0:
 		parts[0] = "memory " + formatBytes(l.Memory) + " (address space per process)"
+	case l.Data > 0:
+		parts[0] = "memory " + formatBytes(l.Data) + " of data per process (RLIMIT_DATA: what it allocates; its address space is not capped)"
 	}
 	if l.CPU > 0 {
 		parts[1] = fmt.Sprintf("cpu %ds per process", l.cpuSeconds())
@@ -129,17 +142,21 @@ func (l Limits) limitReason(ws syscall.WaitStatus, cpu time.Duration, maxRSS int
 	case l.Processes > 0 && forkRefused:
 		return fmt.Sprintf("process limit %d reached: a fork was refused", l.Processes)
 	}
-	if l.Memory > 0 && maxRSS >= l.Memory/10*4 {
-		return fmt.Sprintf("memory: peak %s resident, near the memory limit %s (address space): "+
-			"an allocation may have failed and the output may be incomplete", formatBytes(maxRSS&^(1<<20-1)), formatBytes(l.Memory))
+	memCap, kind := l.Memory, "address space"
+	if memCap == 0 && l.Data > 0 {
+		memCap, kind = l.Data, "data"
+	}
+	if memCap > 0 && maxRSS >= memCap/10*4 {
+		return fmt.Sprintf("memory: peak %s resident, near the memory limit %s (%s): "+
+			"an allocation may have failed and the output may be incomplete", formatBytes(maxRSS&^(1<<20-1)), formatBytes(memCap), kind)
 	}
 	if ws.ExitStatus() == 0 && !ws.Signaled() {
 		return ""
 	}
 	low := strings.ToLower(output)
 	switch {
-	case l.Memory > 0 && (strings.Contains(low, "memory") || strings.Contains(low, "cannot allocate")):
-		return "memory limit " + formatBytes(l.Memory) + " (address space) reached, most likely"
+	case memCap > 0 && (strings.Contains(low, "memory") || strings.Contains(low, "cannot allocate")):
+		return "memory limit " + formatBytes(memCap) + " (" + kind + ") reached, most likely"
 	case l.Processes > 0 && strings.Contains(low, "resource temporarily unavailable"):
 		return fmt.Sprintf("process limit %d reached, most likely", l.Processes)
 	}

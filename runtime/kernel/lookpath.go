@@ -6,7 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
+	"slices"
 	"syscall"
 )
 
@@ -24,27 +25,40 @@ var ErrNotExecutable = errors.New("not executable")
 var errIsDir = fmt.Errorf("%w: is a directory", ErrNotExecutable)
 
 // LookPath resolves a bare command name to an absolute path by searching the
-// kernel's scrubbed PATH (see WithPath), never the host's. It returns the
-// first entry that is a regular file with an execute bit; directories are
-// skipped. The error wraps ErrNotFound when nothing matched and
-// ErrNotExecutable when only non-executable files matched. A name that is
-// empty or contains '/' is an error: such names are not looked up.
+// kernel's scrubbed PATH (see WithPath), never the host's; for a tool that
+// runs code (Access.RunsCode), then the directories its toolchain is
+// installed in (CodeRunners.InstallDirs). It returns the first entry that
+// is a regular file the system runs directly (an execute bit; on Windows,
+// name with each .exe and .com extension of %PATHEXT%, in its order: see
+// pathrules.go); directories are skipped. The error wraps ErrNotFound when
+// nothing matched and ErrNotExecutable when only non-executable files
+// matched (or, on Windows, the name asks for a .bat or .cmd file, which
+// runs through a shell). A name that is empty or contains a path separator
+// is an error: such names are not looked up.
 func (k *Kernel) LookPath(name string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("kernel: empty command name: %w", ErrNotFound)
 	}
-	if strings.ContainsRune(name, '/') {
-		return "", fmt.Errorf("kernel: LookPath %q: name contains '/'", name)
+	if hasSeparator(runtime.GOOS, name) {
+		return "", fmt.Errorf("kernel: LookPath %q: name contains a path separator", name)
+	}
+	names, err := commandNames(runtime.GOOS, name, os.Getenv("PATHEXT"))
+	if err != nil {
+		return "", fmt.Errorf("kernel: %w", err)
 	}
 	denied := ""
-	for _, dir := range k.dirs {
-		p := filepath.Join(dir, name)
-		err := checkExecutable(p)
-		if err == nil {
-			return p, nil
-		}
-		if errors.Is(err, ErrNotExecutable) && !errors.Is(err, errIsDir) && denied == "" {
-			denied = p
+	// A tool that runs code also finds its toolchain where it is
+	// installed outside PATH (/usr/local/go/bin), after PATH.
+	for _, dir := range append(slices.Clip(k.dirs), k.installDirs(name)...) {
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			err := checkExecutable(p)
+			if err == nil {
+				return p, nil
+			}
+			if errors.Is(err, ErrNotExecutable) && !errors.Is(err, errIsDir) && denied == "" {
+				denied = p
+			}
 		}
 	}
 	if denied != "" {
@@ -56,7 +70,7 @@ func (k *Kernel) LookPath(name string) (string, error) {
 // resolve turns argv[0] into the absolute path to execute: a bare name via
 // LookPath, a relative name holding '/' against the workspace.
 func (k *Kernel) resolve(name string) (string, error) {
-	if !strings.ContainsRune(name, '/') {
+	if !hasSeparator(runtime.GOOS, name) {
 		return k.LookPath(name)
 	}
 	p := name
@@ -82,7 +96,10 @@ func checkExecutable(p string) error {
 		return errIsDir
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("%w: not a regular file", ErrNotExecutable)
-	case fi.Mode().Perm()&0o111 == 0:
+	case !runnableFile(runtime.GOOS, p, uint32(fi.Mode().Perm())):
+		if runtime.GOOS == "windows" {
+			return fmt.Errorf("%w: only .exe and .com files run without an interpreter", ErrNotExecutable)
+		}
 		return fmt.Errorf("%w: no execute permission", ErrNotExecutable)
 	}
 	return nil

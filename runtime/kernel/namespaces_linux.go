@@ -80,6 +80,10 @@ func nsCurrent() (int32, error) {
 // check is harmless, while the real parent-death signal, sent from the
 // parent namespace, is delivered. TestHostKilled checks both.
 //
+// With a PID namespace the call also gets IPC and UTS namespaces of its
+// own (callIPCUTS): the host's SysV IPC objects and POSIX message queues
+// are out of its reach, and its host name is its own.
+//
 // noNet adds a network namespace of the call's own (a loopback, down, and
 // nothing else), for a command that may not use the network.
 //
@@ -93,6 +97,9 @@ func sysProcAttr(state int32, chroot string, noNet, shim bool) *syscall.SysProcA
 	case nsUserPID:
 		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
 		a.Chroot = chroot
+	}
+	if state != nsNone {
+		a.Cloneflags |= callIPCUTS
 	}
 	if noNet && state != nsNone {
 		a.Cloneflags |= syscall.CLONE_NEWNET
@@ -222,6 +229,11 @@ func applyRlimits(pid int, l Limits, state int32) error {
 	}
 	if l.Memory > 0 {
 		if err := set(unix.RLIMIT_AS, uint64(l.Memory), uint64(l.Memory)); err != nil {
+			return err
+		}
+	}
+	if l.Data > 0 {
+		if err := set(unix.RLIMIT_DATA, uint64(l.Data), uint64(l.Data)); err != nil {
 			return err
 		}
 	}

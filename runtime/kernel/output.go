@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -92,7 +93,7 @@ const lateReadLimit = 1 << 20
 // deadline ends it, what is already buffered in the pipe is still taken
 // without waiting: a deadline means "nothing more is coming", and a reader
 // that was merely slow to be scheduled must not lose output.
-func drain(r *os.File, b *boundedBuffer) {
+func drain(r *os.File, b io.Writer) {
 	bp := drainBufs.Get().(*[]byte)
 	defer drainBufs.Put(bp)
 	buf := *bp

@@ -5,11 +5,13 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +65,38 @@ func newProgRepo(t testing.TB) *progRepo {
 	r.evil = r.script(t, "evil", "exit 1")
 	r.cat = r.script(t, "evilcat", `if [ -f "$1" ]; then exec cat "$1"; fi; exec cat`)
 	return r
+}
+
+// gitForced returns the settings the hook forces on every git, (name,
+// value) in order, as its environment gives them to git
+// (GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n), for a look that finds nothing
+// set.
+func gitForced(t testing.TB, ws string) [][2]string {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	require.NoError(t, err)
+	none := func(context.Context, []string, []string, io.Writer, io.Writer, time.Duration) error {
+		return exec.Command("false").Run()
+	}
+	vars := map[string]string{}
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real // the kernel's workspace is resolved
+	}
+	env := programs.Hook{}.Env(git, ws, t.TempDir(), []string{"status"}, none)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	var out [][2]string
+	for i := 0; ; i++ {
+		k, ok := vars["GIT_CONFIG_KEY_"+strconv.Itoa(i)]
+		if !ok {
+			break
+		}
+		out = append(out, [2]string{k, vars["GIT_CONFIG_VALUE_"+strconv.Itoa(i)]})
+	}
+	require.NotEmpty(t, out, "the hook forces no git setting")
+	return out
 }
 
 // script writes an executable of the attacker's into the workspace.
@@ -408,7 +442,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 	r.appendFile(t, "f.txt", "two\n")
 	var b strings.Builder
 	b.WriteString("[color]\n\tui = always\n")
-	for _, kv := range programs.GitForced() {
+	for _, kv := range gitForced(t, r.ws) {
 		if name, ok := strings.CutPrefix(kv[0], "color."); ok && name != "ui" {
 			fmt.Fprintf(&b, "\t%s = always\n", name)
 		}
@@ -435,7 +469,7 @@ func TestGitOutputHasNoColor(t *testing.T) {
 func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	r := newProgRepo(t)
 	var b strings.Builder
-	for _, kv := range programs.GitForced() {
+	for _, kv := range gitForced(t, r.ws) {
 		sec, key, _ := strings.Cut(kv[0], ".")
 		if sub, name, ok := strings.Cut(key, "."); ok {
 			fmt.Fprintf(&b, "[%s %q]\n\t%s = %s\n", sec, sub, name, r.evil)
@@ -445,7 +479,7 @@ func TestProgramEnvGitKeysAreForced(t *testing.T) {
 	}
 	r.appendFile(t, ".git/config", b.String())
 	r.appendFile(t, ".gitconfig", b.String())
-	for _, kv := range programs.GitForced() {
+	for _, kv := range gitForced(t, r.ws) {
 		res := r.kernelRun(t, []string{"git", "config", "--get-all", kv[0]})
 		vals := strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n")
 		assert.Equal(t, kv[1], vals[len(vals)-1], "%s: the last value (the one git uses) is not forced", kv[0])
@@ -496,7 +530,7 @@ func TestNpmIgnoresProjectConfig(t *testing.T) {
 	plain := r.plainRun(t, []string{"npm", "config", "get", "git"})
 	require.Contains(t, plain, "/tmp/evil-git", "npm does not read the project .npmrc even without programEnv")
 	res := r.kernelRun(t, []string{"npm", "config", "get", "git"})
-	assert.Equal(t, programs.NoProgram, strings.TrimSpace(res.Output))
+	assert.True(t, strings.HasPrefix(strings.TrimSpace(res.Output), "/dev/null/"), "npm git is %q, not a path below /dev/null", res.Output)
 	res = r.kernelRun(t, []string{"npm", "config", "get", "ignore-scripts"})
 	assert.Equal(t, "true", strings.TrimSpace(res.Output))
 }

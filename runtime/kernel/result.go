@@ -16,8 +16,8 @@ type Result struct {
 	// found but not executable (or not startable), 128+n when killed by signal
 	// n (137 when Run's context ended the call), 124 on timeout.
 	ExitCode int
-	// Output is stdout and stderr interleaved in the order they were written,
-	// as valid UTF-8 (each run of invalid bytes becomes U+FFFD), at most the
+	// Output is stdout and stderr interleaved in the order they were written
+	// (stdout alone when SeparateStderr), as valid UTF-8 (each run of invalid bytes becomes U+FFFD), at most the
 	// output limit in bytes plus, when Truncated, the marker line
 	// "\n[... N bytes omitted from the middle ...]\n" between the kept head and
 	// tail. When the command could not start, it is the reason.
@@ -27,6 +27,17 @@ type Result struct {
 	// Omitted is the number of output bytes (as the command wrote them)
 	// dropped from the middle; 0 unless Truncated.
 	Omitted int64
+	// SeparateStderr reports that stderr was kept apart from stdout
+	// (WithSeparateStderr): Output is stdout alone and Stderr is stderr.
+	SeparateStderr bool
+	// Stderr is the command's stderr when SeparateStderr, bounded and made
+	// valid UTF-8 as Output is, on its own (the output limit again, with
+	// the same marker when its middle was dropped); "" otherwise.
+	Stderr string
+	// StderrTruncated reports that the middle of Stderr was dropped, and
+	// StderrOmitted how many bytes; false and 0 unless SeparateStderr.
+	StderrTruncated bool
+	StderrOmitted   int64
 	// TimedOut reports that the timeout elapsed and the process group was
 	// killed; ExitCode is then 124.
 	TimedOut bool
@@ -50,7 +61,15 @@ type Result struct {
 //
 // where OUTPUT is Result.Output verbatim (so a truncated output carries its
 // "[... N bytes omitted from the middle ...]" marker line where the bytes were
-// left out), and no newline is added after it. When the command timed out, a
+// left out), and no newline is added after it. When SeparateStderr, the two
+// streams stand under labels of their own instead:
+//
+//	exit: N
+//	stdout: STDOUT
+//	stderr: STDERR
+//
+// where a newline is added after STDOUT when it does not end with one, so
+// that "stderr:" always starts a line. When the command timed out, a
 // last line follows, on a line of its own:
 //
 //	[timed out after 30s; process group killed]
@@ -68,10 +87,22 @@ func (r Result) Text() string {
 	b.Grow(len(r.Output) + 64)
 	b.WriteString("exit: ")
 	b.WriteString(strconv.Itoa(r.ExitCode))
-	b.WriteString("\noutput: ")
-	b.WriteString(r.Output)
+	last := r.Output
+	if r.SeparateStderr {
+		b.WriteString("\nstdout: ")
+		b.WriteString(r.Output)
+		if !strings.HasSuffix(r.Output, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("stderr: ")
+		b.WriteString(r.Stderr)
+		last = r.Stderr
+	} else {
+		b.WriteString("\noutput: ")
+		b.WriteString(r.Output)
+	}
 	if r.TimedOut {
-		if r.Output == "" || !strings.HasSuffix(r.Output, "\n") {
+		if last == "" || !strings.HasSuffix(last, "\n") {
 			b.WriteByte('\n')
 		}
 		b.WriteString("[timed out")

@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -69,12 +68,27 @@ func (k *Kernel) runArgv(ctx context.Context, argv, also []string) (Result, erro
 			extra = append(extra, p)
 		}
 	}
+	if k.access.RunsCode {
+		// The workspace's build cache, and a scratch directory for this
+		// call, removed after it.
+		if err := k.prepareBuild(path); err != nil {
+			return k.notStarted(res, 126, fmt.Errorf("%w: %w", err, ErrNotExecutable))
+		}
+		scratch, err := k.newScratch()
+		if err != nil {
+			return k.notStarted(res, 126, fmt.Errorf("%w: %w", err, ErrNotExecutable))
+		}
+		defer removeTree(scratch)
+		kc := *k // a copy for this call alone
+		kc.scratch = scratch
+		k = &kc
+	}
 	pol := k.Policy(path, extra...)
 	d := sandbox.Decide(pol, k.mode)
 	if d.Err != nil {
 		return k.notStarted(res, 126, fmt.Errorf("kernel: not running %s: %w", path, d.Err))
 	}
-	if d.Apply {
+	if d.Apply && !k.access.RunsCode { // a tool that runs code may execute scripts: no execute set holds for it
 		for _, p := range append([]string{path}, extra...) {
 			if err := checkConfinable(p); err != nil {
 				return k.notStarted(res, 126, err)
@@ -89,9 +103,16 @@ func (k *Kernel) runArgv(ctx context.Context, argv, also []string) (Result, erro
 // gives its program, which force its configuration safe (for git: no
 // global or system config, nothing that executes, including the settings
 // the repository it will use names itself) and replace an Env entry with
-// the same key.
+// the same key. A tool that runs code also gets its scratch directory as
+// TMPDIR (call-* in its build cache's tmp, made per call), PATH starting
+// with its toolchain's directory when found outside PATH, and its
+// toolchain's forced environment (caches, offline).
 func (k *Kernel) ChildEnv(argv []string) []string {
-	return mergeEnv(slices.Clone(k.env), k.programEnv(argv[0], argv[1:]))
+	env := mergeEnv(slices.Clone(k.env), k.programEnv(argv[0], argv[1:]))
+	if k.access.RunsCode {
+		env = mergeEnv(env, k.buildEnv(argv))
+	}
+	return env
 }
 
 // mergeEnv sets each entry of extra in env (which it may change), in
@@ -125,27 +146,24 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	start := time.Now()
 	timeout := time.NewTimer(k.timeout) // counts from here, so a slow start is no excuse
 	defer timeout.Stop()
+	protected := snapshotProtected(pol, d)
 	c, err := k.start(res.Argv, pol, d)
 	if err != nil {
 		return k.notStarted(res, exitCodeFor(err), err)
 	}
 	defer c.done()
 	res.Notice = c.note
-	out := newBoundedBuffer(k.limit)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		drain(c.out, out)
-	}()
+	outs := k.readOutput(ctx, c, start)
 	exited, reap := watchLeader(c.proc)
 	var ctxErr error
 	res.TimedOut, ctxErr = await(ctx, exited, timeout.C)
+	outs.report.halt() // no report once the call is decided
 	killGroup(c.proc.Pid)
 	ps, waitErr := reap()
-	stopDrain(c.out, drained)
+	outs.finish(&res)
 	res.Notice = joinNotes(res.Notice, c.afterNotice())
+	res.Notice = joinNotes(res.Notice, protected.restore())
 	res.Duration = time.Since(start)
-	res.setOutput(out.clip())
 	switch {
 	case res.TimedOut:
 		res.ExitCode = 124
@@ -155,7 +173,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 		return res, fmt.Errorf("kernel: wait %s: %w", res.Argv[0], waitErr)
 	}
 	if ps != nil && ctxErr == nil {
-		res.Limit = c.limitReason(k.limits, ps, res.Output, res.TimedOut)
+		res.Limit = c.limitReason(k.buildLimits(res.Argv[0]), ps, res.Output+res.Stderr, res.TimedOut)
 	}
 	if ctxErr != nil {
 		return res, fmt.Errorf("kernel: %s: %w", res.Argv[0], ctxErr)
@@ -190,23 +208,6 @@ func killGroup(pid int) {
 	if pid > 1 {
 		killPgid(pid) // signal_unix.go, signal_windows.go
 	}
-}
-
-// stopDrain waits for the output to reach EOF, but at most drainGrace: past
-// that, a process outside the group still holds the pipe, and reading stops
-// once what the pipe already holds is read.
-func stopDrain(r *os.File, drained <-chan struct{}) {
-	t := time.NewTimer(drainGrace)
-	defer t.Stop()
-	select {
-	case <-drained:
-	case <-t.C:
-		if r.SetReadDeadline(time.Now()) != nil {
-			r.Close() // not pollable: closing unblocks the read instead
-		}
-		<-drained
-	}
-	r.Close()
 }
 
 // exitCode is the shell-style status: the exit code, or 128+n for signal n.

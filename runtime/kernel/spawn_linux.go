@@ -33,9 +33,12 @@ type spawner struct {
 	// noexec is why a confined spawner's commands do not see the workspace
 	// mounted noexec (nil: they do; see Guarantees).
 	noexec error
-	holder *holder   // not root, confined: the noexec namespace's holder
-	live   int       // children started and not yet reaped; pool.mu
-	last   time.Time // last use; pool.mu
+	// protect is why a confined spawner's commands do not get the
+	// protected paths read-only (nil: they do; see protect.go).
+	protect error
+	holder  *holder   // not root, confined: the noexec namespace's holder
+	live    int       // children started and not yet reaped; pool.mu
+	last    time.Time // last use; pool.mu
 }
 
 // startReq asks a spawner to start one process, and to run setup on it
@@ -61,7 +64,14 @@ type startReq struct {
 func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 	s := newSpawnerThread(p, d, maxProcs)
 	if s.err == nil && d.Apply && os.Geteuid() != 0 {
-		s.holder, s.noexec = takeHolder(p.Workspace)
+		// A tool that runs code gets a holder that binds the protected
+		// paths without mounting the workspace noexec.
+		var err error
+		s.holder, err = takeHolder(p.Workspace, p.Protection(), p.WorkspaceNoExec())
+		s.protect = err // the holder makes both
+		if p.WorkspaceNoExec() {
+			s.noexec = err
+		}
 	}
 	return s
 }
@@ -133,8 +143,14 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 		// keeps the namespace instead (newSpawner). Where neither works,
 		// Landlock's execute set still keeps the workspace's files from
 		// being executed, though not from being loaded as libraries, and
-		// Guarantees says so.
-		s.noexec = sandbox.NoExecWorkspace(p.Workspace)
+		// Guarantees says so. A tool that runs code gets the protected
+		// paths without the noexec mount.
+		if p.WorkspaceNoExec() {
+			s.noexec = sandbox.NoExecWorkspace(p.Workspace)
+			s.protect = protectMounts(p, s.noexec)
+		} else {
+			s.protect = sandbox.ProtectWorkspace(p.Protection())
+		}
 	}
 	if err == nil {
 		err = sandbox.RestrictThread(p, d)
@@ -421,7 +437,8 @@ func policyKey(p sandbox.Policy, d sandbox.Decision) string {
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
-	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort))}, p.Read, {"exec"}, p.Exec} {
+	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort)),
+		strconv.FormatBool(p.RunsCode)}, p.Read, {"write"}, p.WriteDirs, {"exec"}, p.Exec, {protectKey(p)}} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)

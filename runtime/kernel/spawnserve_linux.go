@@ -254,7 +254,7 @@ func (sv *server) start(e envelope, files []*os.File) {
 		_ = sv.w.send(e.ID, e.Op, startReply{Err: newWireErr(fmt.Errorf("kernel: the spawner process could not read the call: %w: %w", err, ErrNotExecutable))})
 		return
 	}
-	if len(files) < 2 {
+	if len(files) < 3 { // stdin, stdout, stderr (the egress socket after them)
 		_ = sv.w.send(e.ID, e.Op, startReply{Err: newWireErr(fmt.Errorf("kernel: the call came with %d descriptors: %w", len(files), ErrNotExecutable))})
 		return
 	}

@@ -17,7 +17,10 @@ import (
 type call struct {
 	proc *leaderProc
 	out  *os.File // read end of the output pipe
-	note string   // Result.Notice
+	// errOut is the read end of the stderr pipe when stderr is kept
+	// apart (stderr.go), nil when it shares out.
+	errOut *os.File
+	note   string // Result.Notice
 	// refusals is the fork refusals of the spawner's pids cgroup before
 	// the call: more after it means the process cap was reached.
 	refusals uint64
@@ -40,7 +43,8 @@ var devNullFile = sync.OnceValues(func() (*os.File, error) { return os.Open(os.D
 // (and PID namespace, where possible), from the spawner of pol (in the
 // spawner process, or this one where there is none), in the workspace,
 // with the child environment, stdin from the null device and stdout and
-// stderr on one pipe; then it applies the resource limits.
+// stderr on one pipe (on two when k keeps stderr apart); then it applies
+// the resource limits.
 func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*call, error) {
 	path := argv[0]
 	devNull, err := devNullFile()
@@ -52,18 +56,24 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
 	c := &call{out: r}
+	var ew *os.File
+	if c.errOut, ew, err = k.stderrPipe(w); err != nil { // stderr.go
+		w.Close()
+		c.done()
+		return nil, err
+	}
 	sp := k.launchSpec(argv, pol, d)
-	files := []*os.File{devNull, w}
+	files := []*os.File{devNull, w, ew}
 	if sp.Shim {
 		if c.egress, err = newEgressCall(); err != nil {
-			w.Close()
+			closeWriteEnds(w, ew)
 			c.done()
 			return nil, fmt.Errorf("kernel: %w", err)
 		}
 		files = append(files, c.egress.child)
 	}
 	err = k.launch(c, sp, files)
-	w.Close() // the child has its copy; EOF comes when every holder is gone
+	closeWriteEnds(w, ew) // the child has its copies; EOF comes when every holder is gone
 	if err == nil && sp.Shim {
 		if err = c.egress.serve(k); err != nil {
 			c.proc.kill()
@@ -80,11 +90,11 @@ func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*
 // launchSpec is the launch of argv under pol as d says from k.
 func (k *Kernel) launchSpec(argv []string, pol sandbox.Policy, d sandbox.Decision) launchSpec {
 	d.Err = nil
-	sp := launchSpec{Policy: pol, Decision: d, Mode: k.mode, Limits: k.limits, Net: k.netFacts(),
+	sp := launchSpec{Policy: pol, Decision: d, Mode: k.mode, Limits: k.buildLimits(argv[0]), Net: k.netFacts(),
 		Name: argv[0], Path: argv[0], Argv: argv, Env: k.ChildEnv(argv), Dir: k.workspace, NoNet: k.noNet()}
 	if state, _ := nsCurrent(); k.egressActive() && state != nsNone {
 		sp.Shim = true
-		sp.Env = shimEnv(sp.Env, sp.Name, k.limits)
+		sp.Env = shimEnv(sp.Env, sp.Name, sp.Limits)
 		sp.Path = "/proc/self/exe"
 	}
 	return sp
@@ -124,6 +134,9 @@ func (k *Kernel) launch(c *call, sp launchSpec, files []*os.File) error {
 func (c *call) done() {
 	if c.out != nil {
 		c.out.Close()
+	}
+	if c.errOut != nil {
+		c.errOut.Close()
 	}
 	c.egress.finish()
 	c.proc.release()

@@ -11,9 +11,10 @@ import (
 
 // call is one started command.
 type call struct {
-	proc *os.Process
-	out  *os.File
-	note string
+	proc   *os.Process
+	out    *os.File
+	errOut *os.File // stderr's own pipe when kept apart (stderr.go)
+	note   string
 }
 
 // start starts argv as the leader of a new process group. Outside Linux
@@ -25,26 +26,38 @@ func (k *Kernel) start(argv []string, _ sandbox.Policy, d sandbox.Decision) (*ca
 	if err != nil {
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
-	devNull, err := os.Open(os.DevNull)
+	er, ew, err := k.stderrPipe(w)
 	if err != nil {
 		r.Close()
 		w.Close()
+		return nil, err
+	}
+	c := &call{out: r, errOut: er, note: d.Note}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		closeWriteEnds(w, ew)
+		c.done()
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
 	defer devNull.Close()
-	proc, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
-		Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, w},
+	c.proc, err = os.StartProcess(argv[0], argv, &os.ProcAttr{
+		Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, ew},
 		Sys: groupAttr(), // procattr_unix.go, procattr_windows.go
 	})
-	w.Close()
+	closeWriteEnds(w, ew)
 	if err != nil {
-		r.Close()
+		c.done()
 		return nil, fmt.Errorf("kernel: start %s: %w", argv[0], classifyStart(err))
 	}
-	return &call{proc: proc, out: r, note: d.Note}, nil
+	return c, nil
 }
 
-func (c *call) done() { c.out.Close() }
+func (c *call) done() {
+	c.out.Close()
+	if c.errOut != nil {
+		c.errOut.Close()
+	}
+}
 
 func (c *call) limitReason(Limits, exitStatus, string, bool) string { return "" }
 

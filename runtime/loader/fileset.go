@@ -320,7 +320,7 @@ func (s *fileSet[T]) load(d *descdir.Dir, name string) result[T] {
 	if s.refused != "" {
 		return s.refuse(d, name)
 	}
-	data, err := readFile(d, name, s.maxSize, s.trusted)
+	data, err := readFile(d, s.real, name, s.maxSize, s.trusted)
 	if errors.Is(err, descdir.ErrGone) {
 		return result[T]{gone: true}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nanogpt/toolgen/internal/validate"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -37,7 +38,7 @@ type Known struct {
 type Option func(*config)
 
 type config struct {
-	deny     validate.DenyList
+	deny     programs.DenyList
 	known    func(name string) (Known, bool)
 	maxSize  int64
 	maxTotal int64
@@ -73,9 +74,9 @@ func WithSpecCheck(check func(*tool.Spec) error) Option {
 }
 
 // WithDenyList sets the deny list descriptors are validated with; without
-// it, base.DefaultDenyList.
-func WithDenyList(d base.DenyList) Option {
-	return func(c *config) { c.deny = validate.DenyList(d) }
+// it, programs.DefaultDenyList.
+func WithDenyList(d programs.DenyList) Option {
+	return func(c *config) { c.deny = d }
 }
 
 // WithKnown tells the loader which tool names are defined elsewhere (built-in,
@@ -176,7 +177,7 @@ func New(dir string, k *kernel.Kernel, opts ...Option) (*Loader, error) {
 	if dir == "" {
 		return nil, errors.New("loader: empty directory name")
 	}
-	c := config{deny: validate.DefaultDenyList(), maxSize: MaxFileSize, debounce: DefaultDebounce}
+	c := config{deny: programs.DefaultDenyList(), maxSize: MaxFileSize, debounce: DefaultDebounce}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -296,7 +297,7 @@ func (l *Loader) parse(file string, data []byte) (parsed[*base.CommandToolBase],
 		p.skip = true // compiled in already: the generated tool serves it
 		return p, nil
 	}
-	b, err := base.New(spec, l.kernel, base.WithDenyList(base.DenyList(l.cfg.deny)))
+	b, err := base.New(spec, l.kernel, base.WithDenyList(l.cfg.deny))
 	if err != nil {
 		return p, fail(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nanogpt/toolgen/internal/kerneltest"
-	"github.com/nanogpt/toolgen/runtime/base"
+	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -332,7 +332,7 @@ func TestLoadedToolRuns(t *testing.T) {
 	write(t, dir, "find.tool.json", desc("find_text", "Find text"))
 	k, err := kernel.New(ws)
 	require.NoError(t, err)
-	l, err := loader.New(dir, k, loader.WithDenyList(base.DefaultDenyList()))
+	l, err := loader.New(dir, k, loader.WithDenyList(programs.DefaultDenyList()))
 	require.NoError(t, err)
 	tools, problems := l.LoadAll()
 	require.Len(t, tools, 1, render(tools, problems))
@@ -353,7 +353,7 @@ func TestLoadedToolRuns(t *testing.T) {
 func TestDenyListOption(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "grep.tool.json", desc("g", "Grep"))
-	_, problems := newLoader(t, dir, loader.WithDenyList(base.DefaultDenyList().With("grep"))).LoadAll()
+	_, problems := newLoader(t, dir, loader.WithDenyList(programs.DefaultDenyList().With("grep"))).LoadAll()
 	require.Len(t, problems, 1)
 	assert.Contains(t, problems[0].Error(), `binary "grep" is on the deny list`)
 }

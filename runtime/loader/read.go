@@ -14,15 +14,19 @@ const MaxFileSize = descdir.MaxFileSize
 // directory, only a regular file, opened without blocking, at most max
 // bytes) and returns its contents or a 613 naming the file
 // (descdir.ErrGone when it does not exist). When trusted is set, the file
-// opened must also be owned by the running user and not writable by group
-// or others (trust.go).
-func readFile(d *descdir.Dir, name string, max int64, trusted bool) ([]byte, error) {
+// opened must also be owned by root or the running user and not writable by
+// group or others (trust.go), and so must every directory a symlink leads
+// through below real, the directory with its symlinks resolved.
+func readFile(d *descdir.Dir, real, name string, max int64, trusted bool) ([]byte, error) {
 	data, info, err := d.Read(name, max)
 	if err != nil {
 		return nil, err
 	}
 	if trusted {
 		if err := checkFileTrust(d.File(name), info); err != nil {
+			return nil, err
+		}
+		if err := checkLinkTrust(real, name, d.File(name)); err != nil {
 			return nil, err
 		}
 	}

@@ -3,7 +3,9 @@ package loader
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 
+	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -14,9 +16,17 @@ import (
 //
 //   - a tools directory that is writable by others, or by a group other than
 //     the user's own primary group (anyone could add a tool), or that is
-//     owned by another user, with a 613 from New;
-//   - a descriptor file that is writable in the same way, or that is not
-//     owned by the user running the loader, with a 613 for that file.
+//     owned by a user other than root and the user running the loader, with
+//     a 613 from New;
+//   - a descriptor file that is writable in the same way, or owned in the
+//     same way, with a 613 for that file; for a file reached through a
+//     symlink (which must lead inside the directory), the file the link
+//     leads to and every directory between it and the tools directory.
+//
+// A directory owned by root and writable by no one else is trusted as the
+// user's own: only root could change it, and root can change anything the
+// user runs. That is the tools directory of a container image (COPY'd,
+// root-owned, read-only), a Kubernetes ConfigMap, or /etc/toolgen/tools.
 //
 // Group write is accepted for the user's primary group only: with the user
 // private groups of Debian and Ubuntu (umask 002), that group holds the user
@@ -30,7 +40,8 @@ import (
 // else and no tool can write to by other means.
 func WithUntrustedFiles() Option { return func(c *config) { c.untrusted = true } }
 
-// checkDirTrust refuses a directory writable by group or others.
+// checkDirTrust refuses a directory writable by others or owned by another
+// user (see above).
 func checkDirTrust(dir string, info fs.FileInfo) error {
 	if writableByOthers(info) {
 		e := tool.SpecErrorf("", "tools directory is writable by group or others (mode %s): anyone who can write it could grant the model new commands; run chmod go-w %s", info.Mode().Perm(), dir)
@@ -49,6 +60,42 @@ func checkFileTrust(file string, info fs.FileInfo) error {
 	return checkOwner(file, "file", info)
 }
 
+// checkLinkTrust checks, for the descriptor name of the directory real
+// (absolute, symlinks resolved) when it is a symlink, every directory from
+// the one holding the file it leads to up to real, excluded (New checked
+// it): whoever can write one of them can swap the file. file names the
+// descriptor in messages. A name that is no symlink, or one that does not
+// lead inside real (the reader refuses it), has nothing to check.
+func checkLinkTrust(real, name, file string) error {
+	link := filepath.Join(real, name)
+	li, err := os.Lstat(link)
+	if err != nil || li.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return nil
+	}
+	if !within.Clean(real, target) {
+		return nil // outside: the reader refuses the link
+	}
+	for dir := filepath.Dir(target); dir != real && within.Clean(real, dir); dir = filepath.Dir(dir) {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return fileErr(file, "is a symlink through %s, which cannot be checked: %v", dir, err)
+		}
+		if writableByOthers(info) {
+			return fileErr(file, "is a symlink through the directory %s, which is writable by group or others (mode %s): "+
+				"whoever can write it can swap the descriptor; run chmod go-w %s", dir, info.Mode().Perm(), dir)
+		}
+		if uid, _, ok := owner(info); ok && !trustedOwner(uid, os.Geteuid()) {
+			return fileErr(file, "is a symlink through the directory %s, which is owned by uid %d, neither root nor the user "+
+				"running toolgen (uid %d): that user can swap the descriptor", dir, uid, os.Geteuid())
+		}
+	}
+	return nil
+}
+
 // writableByOthers reports whether someone other than the owner may write:
 // the world-write bit, or the group-write bit for a group that is not the
 // user's primary group.
@@ -64,13 +111,17 @@ func writableByOthers(info fs.FileInfo) bool {
 	return !ok || gid != os.Getegid()
 }
 
+// trustedOwner reports whether a file owned by uid is trusted by the user
+// euid: it is the user's own, or root's.
+func trustedOwner(uid, euid int) bool { return uid == euid || uid == 0 }
+
 func checkOwner(path, what string, info fs.FileInfo) error {
 	owner, _, ok := owner(info)
 	if !ok {
 		return nil
 	}
-	if uid := os.Geteuid(); owner != uid {
-		e := tool.SpecErrorf("", "%s is owned by uid %d, not by the user running toolgen (uid %d); a descriptor grants a command, so only the user's own files are trusted", what, owner, uid)
+	if uid := os.Geteuid(); !trustedOwner(owner, uid) {
+		e := tool.SpecErrorf("", "%s is owned by uid %d, neither root nor the user running toolgen (uid %d); a descriptor grants a command, so only files of root or of the user are trusted", what, owner, uid)
 		e.File = path
 		return e
 	}

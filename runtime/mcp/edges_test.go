@@ -265,3 +265,26 @@ func TestNumericIDIsAnsweredAsSent(t *testing.T) {
 	m, line := c.response(12)
 	assert.Nil(t, m["error"], line)
 }
+
+// TestIdempotencyKeyReachesTheAuditLog: a call whose _meta carries an
+// idempotency key (IdempotencyKeyMeta) is recorded with it; one without,
+// or with a key that is not a string, without.
+func TestIdempotencyKeyReachesTheAuditLog(t *testing.T) {
+	var buf lockedBuffer
+	a := audit.New(audit.NewWriter(&buf))
+	k := newKernel(t)
+	srv := newServer(t, registry(t, commandTool(t, k, "echo_word", "echo {word}", "word")), WithToolWrapper(a.Wrap))
+	c := serveRaw(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo_word","arguments":{"word":"a"},"_meta":{"` + IdempotencyKeyMeta + `":"wf/run/5"}}}`)
+	c.response(2)
+	c.callTool(3, "echo_word", `{"word":"b"}`)
+	c.response(3)
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo_word","arguments":{"word":"c"},"_meta":{"` + IdempotencyKeyMeta + `":7}}}`)
+	c.response(4)
+	recs := auditRecords(t, &buf)
+	require.Len(t, recs, 3, buf.String())
+	assert.Equal(t, "wf/run/5", recs[0].Key)
+	assert.Empty(t, recs[1].Key)
+	assert.Empty(t, recs[2].Key)
+}

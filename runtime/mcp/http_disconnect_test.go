@@ -16,6 +16,7 @@ import (
 // with it, stateless or with a session: the command's process group is
 // killed and its --max-calls slot is free for the next call at once.
 func TestHTTPCallEndsWithItsClient(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	for _, stateless := range []bool{false, true} {
 		name := "session"
 		if stateless {

@@ -21,6 +21,7 @@ import (
 // body is now read first, within BodyTimeout: the slow clients get 408
 // and a real client opens its session meanwhile.
 func TestHTTPSlowBodiesHoldNoSessionPlace(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	srv := echoServer(t)
 	const maxSessions = 3
 	endpoint := serveHTTP(t, srv, HTTPOptions{MaxSessions: maxSessions, BodyTimeout: 500 * time.Millisecond})

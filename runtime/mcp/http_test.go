@@ -200,6 +200,7 @@ func TestHTTPBounds(t *testing.T) {
 }
 
 func TestHTTPIdleSessionsExpire(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	srv := echoServer(t)
 	endpoint := serveHTTP(t, srv, HTTPOptions{SessionTimeout: 300 * time.Millisecond})
 	_, err := httpClient(t, endpoint, "", &sdk.ClientOptions{})
@@ -231,6 +232,7 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 // running call finishes; at the deadline the calls still running are
 // cancelled, their process groups killed.
 func TestHTTPDrain(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	srv := newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs")))
 	endpoint := serveHTTP(t, srv, HTTPOptions{})
@@ -521,6 +523,7 @@ func TestHTTPSessionsOpenedBackToBack(t *testing.T) {
 // server-to-client stream may be opened (late, under load) to receive the
 // answers of its running calls; refusing it made the client fail them.
 func TestHTTPDrainKeepsOpenSessions(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	srv := newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs")))
 	endpoint := serveHTTP(t, srv, HTTPOptions{})

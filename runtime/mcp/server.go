@@ -31,7 +31,7 @@ const (
 	DefaultMaxConcurrentCalls = 64
 	// DefaultInstructions is what the server tells clients about its tools.
 	DefaultInstructions = "Each tool runs one simple command in the workspace, with no shell. " +
-		"An argument value may hold no quotes or shell metacharacters and may not start with '-'; most take one word (no spaces). " +
+		"Each argument's description and pattern say what its value may hold: most take one word with no quotes or shell metacharacters, not starting with '-'; a text argument may hold spaces, and where the program reads it as data (a search pattern) quotes and operators too. " +
 		"Paths are relative to the workspace and must stay inside it. " +
 		"A rejected argument comes back as \"error 614: ...\" saying which slot and why: correct it and call again."
 )
@@ -405,6 +405,7 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	case <-ctx.Done():
 		return errorResult(fmt.Errorf("%s: not started: %w", name, context.Cause(ctx))), nil
 	}
+	ctx = withProgress(ctx, req) // progress.go
 	start := time.Now()
 	text, out, err := observed(ctx, func(ctx context.Context) (string, error) { return s.call(ctx, t, args) })
 	if err != nil && s.callsCtx.Err() != nil {
@@ -461,15 +462,27 @@ func newSession(parent context.Context, transport string) (*session, context.Con
 // caller says who made a call, for the audit log: the stdio (or Connect)
 // session carried by ctx, or else an HTTP session of the SDK's handler.
 func caller(ctx context.Context, req *sdk.CallToolRequest) audit.Caller {
+	var c audit.Caller
 	if sess, ok := ctx.Value(sessionKey{}).(*session); ok {
-		return audit.Caller{Transport: sess.transport, Session: sess.id}
+		c = audit.Caller{Transport: sess.transport, Session: sess.id}
+	} else {
+		c.Transport = "http"
+		if req.Session != nil {
+			c.Session = req.Session.ID()
+		}
 	}
-	c := audit.Caller{Transport: "http"}
-	if req.Session != nil {
-		c.Session = req.Session.ID()
+	if req.Params != nil {
+		c.Key, _ = req.Params.GetMeta()[IdempotencyKeyMeta].(string)
 	}
 	return c
 }
+
+// IdempotencyKeyMeta is the _meta field of a tools/call request that
+// carries the call's idempotency key (a string naming one logical call
+// across its retries, such as a Temporal activity's
+// WORKFLOW_ID/RUN_ID/ACTIVITY_ID), recorded as the key of the call's audit
+// record. It is the client's claim, recorded as given.
+const IdempotencyKeyMeta = "toolgen/idempotency_key"
 
 // withSession arranges for cancel (the call's) to run when the session of
 // the request (carried by ctx) ends, and counts the call as running in its

@@ -141,6 +141,7 @@ func TestCallsRunConcurrently(t *testing.T) {
 }
 
 func TestConcurrentCallLimit(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	var running, peak atomic.Int32
 	release := make(chan struct{})
 	reg := registry(t, &funcTool{name: "block", call: func(ctx context.Context, _ json.RawMessage) (string, error) {
@@ -226,6 +227,7 @@ func TestClientCancelCancelsTheCall(t *testing.T) {
 }
 
 func TestClientCancelKillsTheProcessGroup(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	reg := registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs"))
 	cs := connect(t, newServer(t, reg), nil)

@@ -21,10 +21,17 @@ type Outcome struct {
 	// timeout, 128+n when killed by signal n).
 	ExitCode int `json:"exit_code"`
 	// Output is stdout and stderr interleaved, bounded by the output limit
-	// (kernel.Result.Output).
+	// (kernel.Result.Output); stdout alone when the tool keeps stderr apart
+	// (a descriptor's "stderr": "separate").
 	Output string `json:"output"`
 	// Truncated reports that the middle of the output was dropped.
 	Truncated bool `json:"truncated"`
+	// Stderr is the command's stderr, bounded on its own, when the tool
+	// keeps it apart; nil (left out) when stderr is in Output.
+	Stderr *string `json:"stderr,omitempty"`
+	// StderrTruncated reports that the middle of Stderr was dropped; nil
+	// (left out) when stderr is in Output.
+	StderrTruncated *bool `json:"stderr_truncated,omitempty"`
 	// TimedOut reports that the timeout ended the command.
 	TimedOut bool `json:"timed_out"`
 	// LimitReason names the resource limit that ended the command ("cpu
@@ -36,15 +43,21 @@ type Outcome struct {
 // command tool the server or AddTools serves.
 var OutputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"exit_code":{"type":"integer","description":"the command's exit status: 124 on timeout, 128+n when killed by signal n"},` +
-	`"output":{"type":"string","description":"stdout and stderr interleaved; when truncated, the middle is replaced by a marker line"},` +
+	`"output":{"type":"string","description":"stdout and stderr interleaved (stdout alone when stderr is kept apart); when truncated, the middle is replaced by a marker line"},` +
 	`"truncated":{"type":"boolean","description":"the middle of the output was dropped (output limit)"},` +
+	`"stderr":{"type":"string","description":"stderr, when the tool keeps it apart from stdout (output is then stdout alone); absent otherwise"},` +
+	`"stderr_truncated":{"type":"boolean","description":"the middle of stderr was dropped (output limit); absent when stderr is in output"},` +
 	`"timed_out":{"type":"boolean","description":"the timeout ended the command and its process group"},` +
 	`"limit_reason":{"type":"string","description":"the resource limit that ended the command, or empty"}},` +
 	`"required":["exit_code","output","truncated","timed_out","limit_reason"],"additionalProperties":false}`)
 
 // outcomeOf is the Outcome of a kernel result.
 func outcomeOf(r kernel.Result) Outcome {
-	return Outcome{ExitCode: r.ExitCode, Output: r.Output, Truncated: r.Truncated, TimedOut: r.TimedOut, LimitReason: r.Limit}
+	o := Outcome{ExitCode: r.ExitCode, Output: r.Output, Truncated: r.Truncated, TimedOut: r.TimedOut, LimitReason: r.Limit}
+	if r.SeparateStderr {
+		o.Stderr, o.StderrTruncated = &r.Stderr, &r.StderrTruncated
+	}
+	return o
 }
 
 // runsCommands reports whether a tool runs one command on a kernel per call,
@@ -174,6 +187,7 @@ func handler(t tool.Tool) sdk.ToolHandler {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
+		ctx = withProgress(ctx, req) // progress.go
 		text, out, err := observed(ctx, func(ctx context.Context) (string, error) { return t.Call(ctx, args) })
 		return result(text, out, err), nil
 	}

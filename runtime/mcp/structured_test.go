@@ -236,7 +236,8 @@ func outcome(t *testing.T, res *sdk.CallToolResult) Outcome {
 }
 
 // TestOutputSchemaDescribesOutcome: the advertised schema lists exactly the
-// fields an Outcome marshals, all required.
+// fields an Outcome marshals, the required ones those of every Outcome, the
+// others those of a tool that keeps stderr apart.
 func TestOutputSchemaDescribesOutcome(t *testing.T) {
 	var s struct {
 		Properties map[string]any `json:"properties"`
@@ -245,13 +246,23 @@ func TestOutputSchemaDescribesOutcome(t *testing.T) {
 	if err := json.Unmarshal(OutputSchema, &s); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := json.Marshal(Outcome{})
-	var fields map[string]any
-	if err := json.Unmarshal(data, &fields); err != nil {
-		t.Fatal(err)
+	fieldsOf := func(o Outcome) map[string]any {
+		data, _ := json.Marshal(o)
+		var fields map[string]any
+		if err := json.Unmarshal(data, &fields); err != nil {
+			t.Fatal(err)
+		}
+		return fields
 	}
-	if len(fields) != len(s.Properties) || len(s.Required) != len(fields) {
-		t.Fatalf("schema properties %v required %v, Outcome fields %v", s.Properties, s.Required, fields)
+	fields := fieldsOf(Outcome{})
+	all := fieldsOf(outcomeOf(kernel.Result{SeparateStderr: true}))
+	if len(all) != len(s.Properties) || len(s.Required) != len(fields) {
+		t.Fatalf("schema properties %v required %v, Outcome fields %v (%v with stderr apart)", s.Properties, s.Required, fields, all)
+	}
+	for p := range s.Properties {
+		if _, ok := all[p]; !ok {
+			t.Errorf("schema lists %q, which no Outcome marshals", p)
+		}
 	}
 	for _, r := range s.Required {
 		if _, ok := fields[r]; !ok {

@@ -211,6 +211,7 @@ func TestServeEndOfInputAnswersQuickCalls(t *testing.T) {
 }
 
 func TestServeEndOfInputKillsRunningCommands(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	c := serveRaw(t, newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs"))))
 	c.initialize()
@@ -235,6 +236,7 @@ func TestServeEndOfInputKillsRunningCommands(t *testing.T) {
 }
 
 func TestServeClientVanishes(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	c := serveRaw(t, newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs"))))
 	c.initialize()
@@ -252,6 +254,7 @@ func TestServeClientVanishes(t *testing.T) {
 }
 
 func TestServeContextEndKillsRunningCommands(t *testing.T) {
+	t.Parallel() // it waits (sleeps, grace periods, deadlines) more than it works
 	k := newKernel(t)
 	c := serveRaw(t, newServer(t, registry(t, commandTool(t, k, "nap", "sleep {secs}", "secs"))))
 	c.initialize()

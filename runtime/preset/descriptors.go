@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
 	"github.com/nanogpt/toolgen/runtime/trust"
@@ -67,7 +66,7 @@ func (p *Preset) loadDescriptors(td *toolsDir, inWorkspaceAllowed bool, store *t
 			refused += " (" + why + ")"
 		}
 	}
-	opts := append([]loader.Option{loader.WithDenyList(base.DenyList(p.deny)), loader.WithKnown(p.known)}, td.opts...)
+	opts := append([]loader.Option{loader.WithDenyList(p.deny), loader.WithKnown(p.known)}, td.opts...)
 	// After the caller's options: no option given to WithToolsDir lifts the
 	// refusal, only WithToolsInWorkspace or the user's trust does, and the
 	// trusted files' check stands.

@@ -3,7 +3,6 @@ package preset
 import (
 	"strings"
 
-	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -27,7 +26,7 @@ func (p *Preset) addExec(binaries, hosts []string) error {
 	if len(binaries) == 0 || !p.selected("exec") {
 		return nil
 	}
-	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(base.DenyList(p.deny)), exec.WithHosts(hosts...))
+	t, err := exec.New(p.Kernel, binaries, exec.WithDenyList(p.deny), exec.WithHosts(hosts...))
 	if err != nil {
 		return err
 	}

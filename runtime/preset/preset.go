@@ -30,7 +30,9 @@ type Option func(*config)
 
 type config struct {
 	workspace   string
+	path        *string // WithCommandPath; nil: the kernel's default
 	timeout     time.Duration
+	maxTimeout  time.Duration
 	outputLimit int
 	limits      limits // limits.go
 	denyExtra   []string
@@ -57,8 +59,21 @@ type namedFactory struct {
 // to. The zero value is the current directory.
 func WithWorkspace(dir string) Option { return func(c *config) { c.workspace = dir } }
 
-// WithTimeout sets the per-call timeout (default: the kernel's, 30s).
+// WithCommandPath sets the PATH commands are looked up in and run with
+// (kernel.WithPath): entries separated as the system separates them, each
+// absolute. Default: the kernel's for the system (kernel.DefaultPathFor).
+func WithCommandPath(path string) Option { return func(c *config) { c.path = &path } }
+
+// WithTimeout sets the per-call timeout of every tool that does not set its
+// own (default: the kernel's, 30s).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithMaxTimeout sets the longest any call may run: a tool whose Spec asks
+// for a longer Timeout (a descriptor's "timeout") runs with this one
+// (kernel.WithMaxTimeout). Default: the kernel's, kernel.DefaultMaxTimeout
+// (10m), or the timeout when that is longer. New fails when it is shorter
+// than WithTimeout's.
+func WithMaxTimeout(d time.Duration) Option { return func(c *config) { c.maxTimeout = d } }
 
 // WithOutputLimit sets the run's model-visible output limit in bytes, 1 to
 // kernel.MaxOutputLimit (default: the kernel's, 2048). A tool whose Spec sets
@@ -145,7 +160,7 @@ type Preset struct {
 	// the files concerned were skipped and the rest loaded.
 	Problems []error
 
-	deny        validate.DenyList
+	deny        programs.DenyList
 	descriptors *descriptorTools // descriptors.go; nil without WithToolsDir
 	only        map[string]bool  // WithOnly; nil keeps every tool
 	seen        map[string]bool  // with only: every name offered to the registry
@@ -160,8 +175,14 @@ func New(opts ...Option) (*Preset, error) {
 		o(&c)
 	}
 	var kopts []kernel.Option
+	if c.path != nil {
+		kopts = append(kopts, kernel.WithPath(*c.path))
+	}
 	if c.timeout > 0 {
 		kopts = append(kopts, kernel.WithTimeout(c.timeout))
+	}
+	if c.maxTimeout > 0 {
+		kopts = append(kopts, kernel.WithMaxTimeout(c.maxTimeout))
 	}
 	if c.outputLimit > 0 {
 		kopts = append(kopts, kernel.WithOutputLimit(c.outputLimit))
@@ -178,17 +199,18 @@ func New(opts ...Option) (*Preset, error) {
 	// What the kernel must force on each program it runs (git's
 	// configuration, curl's .curlrc …) comes from package programs.
 	kopts = append(kopts, kernel.WithPrograms(programs.Hook{}))
+	kopts = append(kopts, c.protectedOption()) // trust.go
 	k, err := kernel.New(c.workspace, kopts...)
 	if err != nil {
 		return nil, err
 	}
 	p := &Preset{Registry: &tool.Registry{}, Kernel: k,
-		deny: validate.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...), only: c.only}
+		deny: programs.DefaultDenyList().With(c.denyExtra...).Without(c.denyAllow...), only: c.only}
 	if c.only != nil {
 		p.seen = map[string]bool{}
 	}
 	if !c.noBuiltins {
-		tools, err := builtin.All(k, base.WithDenyList(base.DenyList(p.deny)))
+		tools, err := builtin.All(k, base.WithDenyList(p.deny))
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +306,7 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 	spec := st.Spec()
 	tmpl, err := validate.Spec(&spec, validate.WithDenyList(p.deny))
 	if err == nil { // the file the binary resolves to, judged by the preset's list too
-		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny))
+		err = validate.CheckBinary(tmpl.Binary(), p.Kernel.Workspace(), p.Kernel.LookPath, validate.WithDenyList(p.deny), validate.RunsCode(spec.RunsCode))
 	}
 	if err != nil {
 		return fmt.Errorf("preset: tool %q: %w", t.Name(), err)
@@ -293,4 +315,4 @@ func (p *Preset) checkDenied(t tool.Tool) error {
 }
 
 // DenyList returns the deny list the preset validates with.
-func (p *Preset) DenyList() base.DenyList { return base.DenyList(p.deny) }
+func (p *Preset) DenyList() programs.DenyList { return p.deny }

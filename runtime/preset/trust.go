@@ -2,8 +2,10 @@ package preset
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/nanogpt/toolgen/internal/within"
+	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 	"github.com/nanogpt/toolgen/runtime/trust"
 )
@@ -104,4 +106,30 @@ func (p *Preset) trusted(dir string, store *trust.Store) (check func(file, name 
 // would be created (within.Resolved).
 func (p *Preset) inWorkspace(dir string) bool {
 	return within.Resolved(p.Kernel.Workspace(), dir)
+}
+
+// protectedOption keeps the tools directory and the trust store (and its
+// directory) from every call's command (kernel.WithProtected): a tool that
+// writes must not be able to add or trust a tool.
+func (c *config) protectedOption() kernel.Option {
+	var paths []string
+	if c.tools != nil {
+		if abs, err := filepath.Abs(c.tools.dir); err == nil {
+			paths = append(paths, resolved(abs))
+		}
+	}
+	if c.trust != nil {
+		if abs, err := filepath.Abs(c.trust.Path()); err == nil {
+			paths = append(paths, resolved(abs), resolved(filepath.Dir(abs)))
+		}
+	}
+	return kernel.WithProtected(paths...)
+}
+
+// resolved is path with its symlinks resolved, where it exists.
+func resolved(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }

@@ -35,12 +35,29 @@ var (
 		Files: []string{"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
 			"/etc/services", "/etc/protocols", "/etc/ssl/openssl.cnf"},
 	}
+
+	// Build is what a command that runs the repository's code (Policy's
+	// RunsCode) reads besides: the program directories (a makefile's
+	// recipes run through /bin/sh, a compiler driver runs its assembler
+	// and linker, a test runs what it likes of the system's tools), the
+	// system's headers, and the user and host databases a build or a test
+	// looks names up in. Such a command may execute what it reads.
+	Build = Bundle{
+		Name: "build",
+		Dirs: []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/include", "/usr/local/include",
+			"/usr/libexec", "/usr/local/libexec"},
+		Files: []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/services", "/etc/protocols", "/etc/mime.types", "/etc/ssl/openssl.cnf"},
+	}
 )
 
 // Bundles returns the bundles p reads, in order.
 func (p Policy) Bundles() []Bundle {
-	if p.Network {
-		return []Bundle{System, Network}
+	out := []Bundle{System}
+	if p.RunsCode {
+		out = append(out, Build)
 	}
-	return []Bundle{System}
+	if p.Network {
+		out = append(out, Network)
+	}
+	return out
 }

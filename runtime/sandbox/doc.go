@@ -149,11 +149,18 @@
 //     caps CPU, memory and processes; nothing bounds what a writing command
 //     may store in the workspace.
 //   - The workspace itself: everything in it (.git, .env, keys) is readable,
-//     and with "writes" changeable, including files other tools trust.
+//     and with "writes" changeable, except the protected paths
+//     (ProtectedNames, Policy.Protection), which ProtectMounts binds
+//     read-only in the command's mount namespace, not Landlock: Landlock
+//     grants by path and cannot take a name out of the workspace's write
+//     right.
 //
 // No-new-privileges is set before the restriction, so setuid and file
 // capabilities do not apply to confined programs (sudo, ping and the like
-// do not gain privileges).
+// do not gain privileges); the capability bounding, inheritable and
+// ambient sets are cleared, so a root command holds no capability after
+// its execve; and a seccomp filter refuses the system call families no
+// command tool needs (SeccompFilter).
 //
 // # Cost
 //

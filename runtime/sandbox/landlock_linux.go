@@ -44,8 +44,10 @@ func probe() abiInfo {
 
 // RestrictThread applies p to the calling OS thread, for good, as d (from
 // Decide(p, mode)) says: nothing when d.Apply is false. It sets
-// no_new_privs first. Landlock restricts one thread at a time (no TSYNC
-// here): the caller must have locked its goroutine to the thread with
+// no_new_privs first, and drops every capability a command could gain
+// from its execve as root (see dropPrivileges); it ends with the seccomp
+// filter (see seccomp_filter_linux.go). Landlock restricts one
+// thread at a time (no TSYNC here): the caller must have locked its goroutine to the thread with
 // runtime.LockOSThread and must never unlock it, so that the restricted
 // thread runs nothing else and dies with its goroutine (GoThread does this,
 // avoiding the main thread, which the runtime never ends). Every process
@@ -74,10 +76,17 @@ func RestrictThread(p Policy, d Decision) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
+	var keep []uintptr
+	if p.ProxyPort != 0 {
+		keep = ShimCapabilities
+	}
+	if err := dropPrivileges(keep...); err != nil {
+		return err
+	}
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 	}
-	return nil
+	return restrictSyscalls(p.SpawnFlags)
 }
 
 // config is the set of rights the policy handles (denies unless a rule
@@ -102,24 +111,32 @@ func (p Policy) config() landlock.Config {
 // /dev/null and the execute set.
 func (p Policy) rules(abi int) ([]landlock.Rule, error) {
 	var r ruleSet
+	read := landlock.AccessFSSet(rRead)
+	if p.RunsCode { // it may execute what it reads
+		read |= rExec
+	}
 	for _, b := range p.Bundles() {
-		r.optional(rRead, b.Dirs...)
+		r.optional(read, b.Dirs...)
 		r.optional(ll.AccessFSReadFile, b.Files...)
 	}
-	r.optional(rRead, p.Read...)
+	r.optional(read, p.Read...)
 	r.optional(rRead|rExec, p.Exec...)
 	if p.Home != "" {
 		r.optional(rRead, p.Home)
 	}
 	r.required(ll.AccessFSReadFile|ll.AccessFSWriteFile|ll.AccessFSTruncate, devNull)
-	ws := landlock.AccessFSSet(rRead)
+	write := landlock.AccessFSSet(rWrite)
+	if abi >= 2 { // before ABI 2, renames across directories are always denied
+		write |= ll.AccessFSRefer
+	}
+	ws := read
 	if p.Write {
-		ws |= rWrite
-		if abi >= 2 { // before ABI 2, renames across directories are always denied
-			ws |= ll.AccessFSRefer
-		}
+		ws |= write
 	}
 	r.required(ws, p.Workspace)
+	for _, d := range p.WriteDirs {
+		r.required(read|write, d)
+	}
 	if p.ProxyPort != 0 && !p.Network && abi >= abiNetwork {
 		// The shim binds it, the command connects to it (see kernel).
 		r.rules = append(r.rules, landlock.ConnectTCP(p.ProxyPort), landlock.BindTCP(p.ProxyPort))

@@ -38,6 +38,25 @@ type Policy struct {
 	ProxyPort uint16
 	// Read are more files and directories the command may read (absolute).
 	Read []string
+	// WriteDirs are directories outside Workspace the command may write
+	// (absolute, each must exist), whatever Write says: the build cache of
+	// a tool that runs code, whose scratch directory lies inside it.
+	WriteDirs []string
+	// RunsCode is set for a tool that runs the repository's own code (its
+	// tests, its build files, what it compiles): the command also reads the
+	// Build bundle, and may execute whatever it may read or write, in
+	// Workspace, WriteDirs, Read and the bundles, instead of Exec alone;
+	// the workspace is not mounted noexec for it (WorkspaceNoExec).
+	// Everything else holds: reads, writes and the network as above.
+	RunsCode bool
+	// Protect are more paths (absolute) no command may change, besides
+	// ProtectedNames: the tools directory and the trust store. See
+	// Protection.
+	Protect []string
+	// SpawnFlags are the clone flags with which the spawner, after the
+	// restriction, starts each command (its namespaces): the seccomp
+	// filter lets clone make exactly that set of namespaces and no other.
+	SpawnFlags uint32
 	// Exec are the only files (and directories of files) the command and
 	// everything it starts may execute, each also readable: the command's
 	// program, its dynamic loader and the helper directories its program
@@ -45,6 +64,12 @@ type Policy struct {
 	// tries to start.
 	Exec []string
 }
+
+// WorkspaceNoExec reports whether the command's workspace is to be
+// mounted noexec, nosuid and nodev (see NoExecWorkspace): always, except
+// for a command that runs the repository's code. It decides that mount
+// only: read-only binds of protected paths apply to every command.
+func (p Policy) WorkspaceNoExec() bool { return !p.RunsCode }
 
 // RequiredABI is the Landlock ABI version needed to enforce p in full: 3 for
 // the file rules, 4 when the network is denied.
@@ -70,11 +95,15 @@ func (p Policy) String() string {
 		b.WriteString(r)
 	}
 	b.WriteString("; write: ")
+	var writes []string
 	if p.Write {
-		b.WriteString("workspace")
-	} else {
-		b.WriteString("nowhere")
+		writes = append(writes, "workspace")
 	}
+	writes = append(writes, p.WriteDirs...)
+	if len(writes) == 0 {
+		writes = []string{"nowhere"}
+	}
+	b.WriteString(strings.Join(writes, ", "))
 	b.WriteString("; network: ")
 	if p.Network {
 		b.WriteString("allowed")
@@ -82,6 +111,10 @@ func (p Policy) String() string {
 		b.WriteString("denied")
 	}
 	b.WriteString("; execute: ")
+	if p.RunsCode {
+		b.WriteString("whatever it reads or writes (runs_code: the repository's code and what it builds)")
+		return b.String()
+	}
 	if len(p.Exec) == 0 {
 		b.WriteString("nothing")
 	}
@@ -93,6 +126,7 @@ func (p Policy) String() string {
 func (p Policy) check() error {
 	all := append([]string{p.Workspace}, p.Read...)
 	all = append(all, p.Exec...)
+	all = append(all, p.WriteDirs...)
 	if p.Home != "" {
 		all = append(all, p.Home)
 	}

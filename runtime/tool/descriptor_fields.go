@@ -11,7 +11,7 @@ import (
 )
 
 // topFields are the fields of a descriptor object.
-var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "network", "title", "destructive", "output_limit", "examples"}
+var topFields = []string{"$schema", "$comment", "name", "description", "command", "arguments", "writes", "runs_code", "network", "title", "destructive", "output_limit", "timeout", "stderr", "examples"}
 
 // argFields are the fields of a slot object.
 var argFields = []string{"type", "description", "required", "default", "enum", "pattern", "flag"}
@@ -102,6 +102,8 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 		s.Command, err = d.str(key)
 	case "writes":
 		s.Writes, err = d.boolean(key)
+	case "runs_code":
+		s.RunsCode, err = d.boolean(key)
 	case "network":
 		s.Network, s.Hosts, err = d.network(key)
 	case "title":
@@ -116,6 +118,12 @@ func (d *specDecoder) topField(s *Spec, key string, off int64) error {
 		if s.OutputLimit, ok, err = d.integer(key); ok && s.OutputLimit == 0 {
 			d.report(d.errAt(off, key, "output_limit is 0: give the number of bytes of output the model sees (1 to %d), or leave it out for the default", MaxOutputLimit))
 		}
+	case "timeout":
+		s.Timeout, err = d.timeout(key)
+	case "stderr":
+		var m string
+		m, err = d.str(key)
+		s.Stderr = StderrMode(m)
 	case "arguments":
 		err = d.object(key, "arguments", func(name string, off int64) error {
 			a, err := d.arg(name, off)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -81,6 +82,46 @@ func FuzzDecodeSpec(f *testing.F) {
 		}
 		if d := tool.Digest(s); len(d) != len("sha256:")+64 {
 			t.Fatalf("digest %q", d)
+		}
+	})
+}
+
+// FuzzDecodeTimeout checks a descriptor's "timeout" against
+// time.ParseDuration: a file is accepted (decoded and validated) exactly
+// when the text is a duration more than zero and at most tool.MaxTimeout,
+// and then the Spec holds that duration; a refusal is one 613 located on
+// the timeout's line.
+func FuzzDecodeTimeout(f *testing.F) {
+	for _, s := range []string{"5m", "90s", "1h30m", "0s", "-1s", "30", "24h", "24h0m0.000000001s", "1.5h", ".5s", "1e3s",
+		"9223372036854775807ns", "99999999999999999999h", "5 m", "５m", "5µs", "5μs", "+5s", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		quoted, err := json.Marshal(text)
+		if err != nil {
+			t.Skip() // not representable as a JSON string: nothing to decode
+		}
+		data := []byte("{\"name\": \"x\", \"description\": \"d\", \"command\": \"ls\",\n\"timeout\": " + string(quoted) + "}")
+		s, pos, derr := tool.DecodeSpec("t.tool.json", data)
+		var verr error
+		if derr == nil {
+			_, verr = validate.Spec(&s)
+			verr = pos.Locate(verr)
+		}
+		want, perr := time.ParseDuration(text)
+		ok := perr == nil && want > 0 && want <= tool.MaxTimeout
+		problems := tool.Flatten(errors.Join(derr, verr))
+		if ok != (len(problems) == 0) {
+			t.Fatalf("timeout %q: ParseDuration %v, %v; decoding and validating gave %v", text, want, perr, problems)
+		}
+		if ok && s.Timeout != want {
+			t.Fatalf("timeout %q decoded as %v, want %v", text, s.Timeout, want)
+		}
+		for _, p := range problems {
+			var te *tool.Error
+			if !errors.As(p, &te) || te.Code != tool.CodeSpec || te.Line != 2 {
+				t.Fatalf("timeout %q: problem %v is not a 613 on line 2", text, p)
+			}
 		}
 	})
 }

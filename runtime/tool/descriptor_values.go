@@ -3,6 +3,7 @@ package tool
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 )
 
 // jsonKind is the JSON type of a scalar the decoder read.
@@ -55,4 +56,31 @@ func (d *specDecoder) integer(field string) (n int, ok bool, err error) {
 		return 0, false, nil
 	}
 	return int(i), true, nil
+}
+
+// timeout reads a descriptor's "timeout": a string in Go's duration form
+// ("90s", "5m", "1h30m") that is more than zero. A bad one is reported
+// where it stands and read as 0 (the run's timeout); the upper bound
+// (MaxTimeout) is package validate's to check.
+func (d *specDecoder) timeout(field string) (time.Duration, error) {
+	tok, off, err := d.token(field)
+	if err != nil {
+		return 0, err
+	}
+	d.mark(field, off)
+	text, isStr := tok.(string)
+	if !isStr {
+		d.report(d.errAt(off, field, `timeout must be a duration string such as "90s", "5m" or "1h30m", found %s`, kind(tok)))
+		return 0, d.skipRest(field, tok)
+	}
+	v, perr := time.ParseDuration(text)
+	switch {
+	case perr != nil:
+		d.report(d.errAt(off, field, `timeout %q is not a duration: write a number with a unit (ns, us, ms, s, m, h), such as "90s", "5m" or "1h30m"`, text))
+		return 0, nil
+	case v <= 0:
+		d.report(d.errAt(off, field, `timeout %q is not more than zero: give how long a call may run, such as "5m", or leave it out for the run's timeout`, text))
+		return 0, nil
+	}
+	return v, nil
 }

@@ -12,9 +12,11 @@ import (
 // command, arguments (an array in declared order, each with name, type,
 // description, required, default — null when there is none — enum — [] when
 // there is none — pattern, and flag when there is one), writes, network,
-// then hosts (in order), title, destructive and output_limit, each only
-// when set: a Spec without them keeps the digest it had before they
-// existed. Examples are left out: they document a tool without changing
+// then hosts (in order), title, destructive, output_limit, runs_code,
+// timeout (in nanoseconds, so that "90s" and "1m30s" are one timeout) and
+// stderr ("separate"; "merged" is the default and left out), each only when
+// set: a Spec without them keeps the digest it had before they existed.
+// Examples are left out: they document a tool without changing
 // what it runs.
 //
 // A generated tool embeds the digest of the descriptor it was generated from,
@@ -34,6 +36,11 @@ func Digest(s Spec) string {
 		Title:       s.Title,
 		Destructive: s.Destructive,
 		OutputLimit: s.OutputLimit,
+		RunsCode:    s.RunsCode,
+		Timeout:     int64(s.Timeout),
+	}
+	if s.Stderr != StderrMerged {
+		c.Stderr = string(s.Stderr)
 	}
 	for i, a := range s.Args {
 		ca := canonicalArg{
@@ -73,6 +80,11 @@ type canonicalSpec struct {
 	// OutputLimit is left out when zero, so that Specs without one keep
 	// the digests they had before the field existed.
 	OutputLimit int `json:"output_limit,omitempty"`
+	// RunsCode is left out when false, like OutputLimit.
+	RunsCode bool `json:"runs_code,omitempty"`
+	// Timeout and Stderr are left out when unset, as OutputLimit.
+	Timeout int64  `json:"timeout,omitempty"`
+	Stderr  string `json:"stderr,omitempty"`
 }
 
 type canonicalArg struct {

@@ -2,6 +2,7 @@ package tool_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -38,6 +39,30 @@ func TestDigestStable(t *testing.T) {
 	if tool.Digest(s) != want {
 		t.Error("an empty host list changed the digest")
 	}
+	s.Stderr = tool.StderrMerged // the default, written out
+	if tool.Digest(s) != want {
+		t.Error(`stderr "merged" changed the digest`)
+	}
+}
+
+// TestDigestTimeoutByValue: a timeout is one duration however it is
+// written ("90s" and "1m30s").
+func TestDigestTimeoutByValue(t *testing.T) {
+	var digests []string
+	for _, v := range []string{"90s", "1m30s", "90000ms"} {
+		data := []byte(`{"name": "search_text", "description": "Search text in workspace files", "command": "grep -rn x .", "timeout": "` + v + `"}`)
+		s, _, err := tool.DecodeSpec("s.tool.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Timeout != 90*time.Second {
+			t.Fatalf("timeout %q decoded as %v", v, s.Timeout)
+		}
+		digests = append(digests, tool.Digest(s))
+	}
+	if digests[0] != digests[1] || digests[1] != digests[2] {
+		t.Errorf("one timeout written three ways has digests %v", digests)
+	}
 }
 
 func TestDigestDecodedMatchesLiteral(t *testing.T) {
@@ -64,6 +89,7 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		"command":            func(s *tool.Spec) { s.Command = "grep -rni {pattern} {path}" },
 		"writes":             func(s *tool.Spec) { s.Writes = true },
 		"network":            func(s *tool.Spec) { s.Network = true },
+		"runs_code":          func(s *tool.Spec) { s.RunsCode = true },
 		"hosts":              func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443"} },
 		"hosts more":         func(s *tool.Spec) { s.Hosts = []string{"api.github.com:443", "github.com:443"} },
 		"hosts order":        func(s *tool.Spec) { s.Hosts = []string{"github.com:443", "api.github.com:443"} },
@@ -80,6 +106,9 @@ func TestDigestChangesWithEveryField(t *testing.T) {
 		"argument enum more": func(s *tool.Spec) { s.Args[0].Enum = []string{"a", "b"} },
 		"argument pattern":   func(s *tool.Spec) { s.Args[0].Pattern = "[a-z]+" },
 		"field boundary":     func(s *tool.Spec) { s.Name, s.Description = "search_textS", "earch text in workspace files" },
+		"timeout":            func(s *tool.Spec) { s.Timeout = 5 * time.Minute },
+		"timeout longer":     func(s *tool.Spec) { s.Timeout = 5*time.Minute + time.Nanosecond },
+		"stderr separate":    func(s *tool.Spec) { s.Stderr = tool.StderrSeparate },
 	}
 	seen := map[string]string{base: "unchanged"}
 	for what, change := range changes {

@@ -7,17 +7,21 @@ import (
 
 // Progress is what a running call has produced so far. A command tool
 // reports it to the function WithProgress put in the call's context while
-// the command runs longer than ProgressInterval, about once per interval.
+// the command runs longer than ProgressInterval, about once per interval
+// (package base does it for every command tool, ExecTool included; toolgen
+// serve turns each report into an MCP notifications/progress). Its fields
+// are those of kernel.Progress, which it converts from.
 type Progress struct {
 	// Elapsed is the time since the command started.
 	Elapsed time.Duration
-	// Bytes is how many bytes of output the command has written so far
-	// (all of them, kept or not).
+	// Bytes is how many bytes of output the command has written so far,
+	// stdout and stderr (all of them, kept or not).
 	Bytes int64
 	// Lines is how many newline characters that output held.
 	Lines int64
-	// Tail is the last few lines of the output so far (valid UTF-8, at
-	// most a few hundred bytes), "" when there is none yet.
+	// Tail is the last lines of the output so far: at most 5 lines and 400
+	// bytes, valid UTF-8, a carriage return read as a line break, no
+	// trailing line break; "" when there is none yet.
 	Tail string
 }
 

@@ -1,5 +1,7 @@
 package tool
 
+import "time"
+
 // ArgType is the type of a slot. It is the whole type system: there are no
 // nested or conditional types.
 type ArgType string
@@ -57,6 +59,16 @@ type Spec struct {
 	// Writes declares that the command writes inside the workspace. The zero
 	// value means it only reads; confinement (where available) enforces it.
 	Writes bool
+	// RunsCode declares that the command runs the repository's own code:
+	// build files, tests, scripts, what it compiles (the descriptor's
+	// "runs_code": true). Only then may its program be a build or test
+	// runner of the deny list's build-tools group (go, make, cargo, npm,
+	// node --test, python3 -m pytest …, each with a toolchain profile in
+	// package programs); the call then keeps every confinement but the
+	// execute set and the noexec workspace, and gets a build cache of its
+	// workspace's own and a scratch directory. The zero value means it runs
+	// no code of the repository.
+	RunsCode bool
 	// Network declares that the command needs network access to every host
 	// (the descriptor's "network": true). The zero value means none;
 	// confinement (where available) enforces it. Prefer Hosts.
@@ -82,6 +94,18 @@ type Spec struct {
 	// MaxOutputLimit. The zero value means the kernel's limit: the run's
 	// --output-limit, or kernel.DefaultOutputLimit (2,048).
 	OutputLimit int
+	// Timeout is how long one call of the command may run before its
+	// process group is killed, between 1ns and MaxTimeout. The zero value
+	// means the run's timeout (--timeout, or kernel.DefaultTimeout, 30s).
+	// Whatever it says, a call runs at most the run's maximum
+	// (--max-timeout, kernel.DefaultMaxTimeout: 10m): a longer Timeout is
+	// capped there (see kernel.(*Kernel).WithTimeoutOf).
+	Timeout time.Duration
+	// Stderr says what becomes of the command's standard error: merged
+	// with standard output in the order written (StderrMerged, or the zero
+	// value), or kept apart (StderrSeparate), so that a program's stdout
+	// (go test -json, a JSON report) reaches the model unmixed.
+	Stderr StderrMode
 	// Examples are calls with their expected outcome, checked by toolgen check
 	// and compiled into tests by toolgen generate. Optional.
 	Examples []Example
@@ -118,6 +142,31 @@ type Arg struct {
 // which is already more than most models' whole context; the kernel keeps
 // at most this much of a call's output in memory.
 const MaxOutputLimit = 1 << 20
+
+// MaxTimeout bounds a Spec's Timeout: one day. A run's own maximum
+// (--max-timeout, 10 minutes by default) usually caps it lower.
+const MaxTimeout = 24 * time.Hour
+
+// StderrMode says what becomes of a command's standard error.
+type StderrMode string
+
+// The values of a Spec's Stderr (a descriptor's "stderr").
+const (
+	// StderrMerged interleaves stderr with stdout in the order they were
+	// written, in one output bounded by the output limit: the default.
+	StderrMerged StderrMode = "merged"
+	// StderrSeparate keeps stdout and stderr apart: each is bounded by the
+	// output limit on its own, and the model's text shows them under
+	// "stdout:" and "stderr:".
+	StderrSeparate StderrMode = "separate"
+)
+
+// Separate reports whether m keeps stderr apart from stdout.
+func (m StderrMode) Separate() bool { return m == StderrSeparate }
+
+// Valid reports whether m is "" (the default), StderrMerged or
+// StderrSeparate.
+func (m StderrMode) Valid() bool { return m == "" || m == StderrMerged || m == StderrSeparate }
 
 // Example is one documented call of a tool: Args in, and either the exact
 // argv the call assembles or a substring of the 614 message that rejects it.

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -265,6 +266,64 @@ func (s *Store) Trust(dir string) (Record, error) {
 	}
 	recs = slices.DeleteFunc(recs, func(r Record) bool { return r.Dir == real })
 	return rec, s.save(append(recs, rec))
+}
+
+// TrustWritten records the descriptor files of dir named in written, each
+// with the digest of the bytes given for it (what the caller wrote, not what
+// is there now, so a file swapped in meanwhile stays untrusted), and keeps
+// the files an older record of dir already trusted. Every other descriptor
+// of dir stays untrusted until Trust: a caller that wrote some files of a
+// directory vouches for those only. It returns the record and the names of
+// dir's descriptor files the record does not hold, sorted.
+func (s *Store) TrustWritten(dir string, written map[string][]byte) (Record, []string, error) {
+	real, err := Resolve(dir)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	present, err := descriptorNames(real)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	recs, err := s.load()
+	if err != nil {
+		return Record{}, nil, err
+	}
+	rec := Record{Dir: real, Files: map[string]string{}, Trusted: time.Now().UTC().Truncate(time.Second)}
+	for _, r := range recs {
+		if r.Dir == real {
+			maps.Copy(rec.Files, r.Files)
+		}
+	}
+	for name, data := range written {
+		if filepath.Base(name) != name || !strings.HasSuffix(name, tool.DescriptorExt) {
+			return Record{}, nil, fmt.Errorf("trust: %q is not the name of a descriptor file of %s", name, dir)
+		}
+		rec.Files[name] = Digest(data)
+	}
+	var untrusted []string
+	for _, name := range present {
+		if _, ok := rec.Files[name]; !ok {
+			untrusted = append(untrusted, name)
+		}
+	}
+	recs = slices.DeleteFunc(recs, func(r Record) bool { return r.Dir == real })
+	return rec, untrusted, s.save(append(recs, rec))
+}
+
+// descriptorNames returns the names of dir's descriptor files as the loader
+// lists them (internal/descdir), sorted.
+func descriptorNames(dir string) ([]string, error) {
+	d, err := descdir.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	defer d.Close()
+	names, err := d.Names(tool.DescriptorExt)
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // Revoke removes the record of dir and reports whether there was one. A

@@ -1,0 +1,4 @@
+package temporaltool
+
+// ActivityErrorForTest is activityError, for the external tests.
+var ActivityErrorForTest = activityError

@@ -1,0 +1,75 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nanogpt/toolgen/programs"
+	"github.com/nanogpt/toolgen/runtime/tool"
+)
+
+// The response-file rule: a program that reads a word "@FILE" as the words
+// of FILE (programs.Program.ResponseFiles: binutils, the GCC and LLVM
+// tools, the JDK's) would take options from a file of the workspace that
+// no template wrote, so "a value is never an option" fails there. A slot
+// value that starts a word of such a template may not begin with '@'
+// (614, ResponseFileValue); an enum or default value that does is a 613,
+// and so is a literal word of the template that names a response file
+// (the file would be the workspace's, which the repository writes).
+
+// ResponseFiles returns how the program binary (a name or a path, as a
+// template's first word) reads response files, or "" when it does not.
+func ResponseFiles(binary string) string {
+	if p := programs.Lookup(binary); p != nil {
+		return p.ResponseFiles
+	}
+	return ""
+}
+
+// ResponseFileValue returns the 614 for v, the value of slot a, which
+// starts a word of a template whose program prog reads response files
+// (how, from ResponseFiles), when v begins with '@'; nil otherwise, and
+// always nil when how is "".
+func ResponseFileValue(a *tool.Arg, v, prog, how string) *tool.Error {
+	if how == "" || !strings.HasPrefix(v, "@") {
+		return nil
+	}
+	msg := fmt.Sprintf("value %q begins with '@', and %s reads a word that begins with '@' as a file of more arguments (%s): "+
+		"a value that starts an argument may not begin with '@' (the template fixes the options)", v, BinaryName(prog), how)
+	if a.Type == tool.Path {
+		msg += fmt.Sprintf("; to name a file that begins with '@', write %q", "./"+v)
+	}
+	return tool.ValueErrorf(a.Name, "%s", msg)
+}
+
+// checkResponseFiles applies the rule to what the template fixes: its
+// literal words, and the enum and default values of slots that start a
+// word.
+func checkResponseFiles(s *tool.Spec, t *Template) []error {
+	how := ResponseFiles(t.Binary())
+	if how == "" {
+		return nil
+	}
+	var errs []error
+	for _, w := range t.Words[1:] {
+		if w[0].Slot == "" && strings.HasPrefix(w[0].Lit, "@") {
+			errs = append(errs, tool.SpecErrorf("command", "template word %q names a response file: %s reads a word that begins "+
+				"with '@' as a file of more arguments (%s), and that file would be the workspace's, which the repository writes; "+
+				"write its options out in the template", (&Template{Words: []Word{w}}).String(), BinaryName(t.Binary()), how))
+		}
+	}
+	for _, a := range s.Args {
+		if !t.StartsWord(a.Name) {
+			continue
+		}
+		for _, v := range a.Enum {
+			if err := ResponseFileValue(&a, v, t.Binary(), how); err != nil {
+				errs = append(errs, tool.SpecErrorf("arguments."+a.Name+".enum", "enum value %q: %s", v, err.Msg))
+			}
+		}
+		if err := ResponseFileValue(&a, a.Default, t.Binary(), how); err != nil {
+			errs = append(errs, tool.SpecErrorf("arguments."+a.Name+".default", "default %q: %s", a.Default, err.Msg))
+		}
+	}
+	return errs
+}

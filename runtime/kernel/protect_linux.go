@@ -1,0 +1,65 @@
+//go:build linux
+
+package kernel
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+
+	"github.com/nanogpt/toolgen/runtime/sandbox"
+)
+
+// protectMounts binds p's protected paths read-only in the calling spawner
+// thread's mount namespace (root, after sandbox.NoExecWorkspace, whose
+// failure noexec is: then the thread has no namespace of its own to mount
+// in, and the protection fails with it).
+func protectMounts(p sandbox.Policy, noexec error) error {
+	if noexec != nil {
+		return errors.New("no mount namespace for the call: " + noexec.Error())
+	}
+	return sandbox.ProtectMounts(p.Protection())
+}
+
+// protectKey is the part of a spawner's key that its protected paths make:
+// a spawner binds them once, so a path made, removed or replaced since
+// needs another spawner.
+func protectKey(p sandbox.Policy) string { return p.Protection().Key() }
+
+// encodeProtection and decodeProtection pass the protected paths the
+// kernel computed (the spawner's key holds them) to the holder.
+func encodeProtection(pr sandbox.Protection) string {
+	b, _ := json.Marshal(pr) // strings only: cannot fail
+	return string(b)
+}
+
+func decodeProtection(s string) (sandbox.Protection, error) {
+	var pr sandbox.Protection
+	err := json.Unmarshal([]byte(s), &pr)
+	return pr, err
+}
+
+// protectWhy is why a confined call through s does not get the protected
+// paths read-only, "" when it does.
+func protectWhy(state int32, s *spawner, chroot bool) string {
+	if os.Geteuid() == 0 && s.protect != nil {
+		return s.protect.Error()
+	}
+	return noexecWhy(state, s, chroot) // the same namespace holds both
+}
+
+// protected fills in what the calls of pol get of the protected paths
+// (its workspace's and its Protect), why being why the read-only mounts
+// are missing ("" when they are not).
+func (g *Guarantees) protected(pol sandbox.Policy, why string) {
+	pr := sandbox.Policy{Workspace: pol.Workspace, Protect: pol.Protect}.Protection()
+	list := pr.String(pol.Workspace)
+	if why == "" {
+		g.Protected = list
+		return
+	}
+	g.Protected = "not enforced (" + why + "): " + list
+	if pol.Write {
+		g.Missing = append(g.Missing, "read-only protected paths ("+why+"): a writing call can change git's hooks and configuration and the editors' and agents' configuration")
+	}
+}
