@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,11 +15,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nanogpt/toolgen/internal/regular"
 	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/audit"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/mcp"
+	"github.com/nanogpt/toolgen/runtime/mcp/serving"
 	"github.com/nanogpt/toolgen/runtime/preset"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -82,6 +80,7 @@ type serveFlags struct {
 	auditMaxSize    sizeFlag // parseSize, as --memory-limit
 	auditKeep       int
 	maxCalls        int
+	token           string // the bearer token, read by checkHTTP
 }
 
 func runServe(c *command, env *cmdEnv, args []string) int {
@@ -89,17 +88,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	var sf serveFlags
 	fs := c.newFlagSet(env)
 	f.register(fs, true)
-	fs.BoolVar(&f.watch, "watch", false, "reload the descriptors when files in the tools directory change, and tell the client (tools/list_changed)")
-	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port, or unix:PATH for a Unix socket of mode 0600) instead of stdio")
-	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: a generated one, loopback only)")
-	fs.BoolVar(&sf.noToken, "no-token", false, "HTTP on a loopback host:port without a bearer token: every local account can call the tools (default: a generated token)")
-	fs.BoolVar(&sf.stateless, "stateless", false, "HTTP: no server-side sessions, so replicas behind any load balancer serve one fleet (no list_changed)")
-	fs.IntVar(&sf.maxCalls, "max-calls", mcp.DefaultMaxConcurrentCalls, "calls that may run at once (all sessions together); more wait for a free slot")
-	fs.IntVar(&sf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP: sessions open at once; more get 503")
-	fs.DurationVar(&sf.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "HTTP: close a session idle for this long")
-	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long running calls may finish before they are killed")
-	fs.StringVar(&sf.allowOrigins, "allow-origin", "", "HTTP: comma-separated browser origins (scheme://host:port) allowed besides the server's own")
-	sf.registerAudit(fs)
+	sf.register(fs, &f)
 	usage := fs.Usage
 	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), serveHelp) }
 	pos, code, done := c.parse(env, fs, args)
@@ -109,41 +98,11 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if len(pos) > 0 {
 		return unexpectedArg(c, env, pos[0], "serve speaks MCP on stdin/stdout, or over HTTP with --http")
 	}
-	if err := f.checkRunFlags(); err != nil {
+	if err := sf.check(fs, &f); err != nil {
 		return c.usageErr(env, "%v", err)
 	}
-	if f.watch && f.toolsDir() == "" {
-		return c.usageErr(env, "--watch needs a descriptor directory: --tools DIR, or ./tools")
-	}
-	if sf.httpAddr == "" {
-		for _, name := range []string{"token-file", "no-token", "stateless", "allow-origin", "max-sessions", "session-timeout"} {
-			if flagSet(fs, name) {
-				return c.usageErr(env, "--%s needs --http ADDR", name)
-			}
-		}
-	}
-	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
-		return c.usageErr(env, "--max-calls, --max-sessions and --audit-keep want a positive number")
-	}
-	if err := sf.checkAudit(); err != nil {
+	if err := sf.checkHTTP(env, &f); err != nil {
 		return c.usageErr(env, "%v", err)
-	}
-	var token string
-	if sf.httpAddr != "" {
-		var err error
-		if token, err = readToken(sf.tokenFile); err != nil {
-			return c.usageErr(env, "%v", err)
-		}
-		warnTokenFile(env, sf.tokenFile, f.workspace)
-		if sf.noToken && token != "" {
-			return c.usageErr(env, "--no-token, but a token is given (--token-file or $%s): choose one", tokenEnv)
-		}
-		if err := checkListenAddr(sf.httpAddr, token != ""); err != nil {
-			return c.usageErr(env, "%v", err)
-		}
-		if f.watch && sf.stateless {
-			fmt.Fprintf(env.stderr, "toolgen serve: --stateless: clients are not told when tools change (no server-to-client stream); they see the new set on their next tools/list\n")
-		}
 	}
 
 	// The spawner process that forks the calls (and an ordinary user's
@@ -161,20 +120,12 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	}
 	serveGCPercent()
 	logger := slog.New(slog.NewTextHandler(env.stderr, nil)).With("cmd", "toolgen serve")
-	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()),
-		mcp.WithMaxConcurrentCalls(sf.maxCalls)}
-	auditOpts, closeAudit, err := sf.auditOptions(c, env, &f)
+	srv, closeAudit, err := newServeServer(c, env, p, &f, &sf, logger)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
 	}
 	defer closeAudit()
-	opts = append(opts, auditOpts...)
-	srv, err := mcp.New(p.Registry, opts...)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
-		return exitFailure
-	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -185,19 +136,69 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
-
 	if f.watch {
 		defer watchDescriptors(ctx, p, srv, logger, f.toolsDir())()
 	}
-
 	if sf.httpAddr != "" {
-		return serveHTTP(ctx, env, srv, sf, token)
+		return serveHTTP(ctx, env, srv, sf)
 	}
 	if err := srv.Serve(ctx, os.Stdin, env.stdout); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// register adds serve's own flags to fs, and --watch to f.
+func (sf *serveFlags) register(fs *flag.FlagSet, f *toolFlags) {
+	fs.BoolVar(&f.watch, "watch", false, "reload the descriptors when files in the tools directory change, and tell the client (tools/list_changed)")
+	fs.StringVar(&sf.httpAddr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp (host:port, or unix:PATH for a Unix socket of mode 0600) instead of stdio")
+	fs.StringVar(&sf.tokenFile, "token-file", "", "read the HTTP bearer token from `FILE` (default: $"+tokenEnv+"; none: a generated one, loopback only)")
+	fs.BoolVar(&sf.noToken, "no-token", false, "HTTP on a loopback host:port without a bearer token: every local account can call the tools (default: a generated token)")
+	fs.BoolVar(&sf.stateless, "stateless", false, "HTTP: no server-side sessions, so replicas behind any load balancer serve one fleet (no list_changed)")
+	fs.IntVar(&sf.maxCalls, "max-calls", mcp.DefaultMaxConcurrentCalls, "calls that may run at once (all sessions together); more wait for a free slot")
+	fs.IntVar(&sf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "HTTP: sessions open at once; more get 503")
+	fs.DurationVar(&sf.sessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "HTTP: close a session idle for this long")
+	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", serving.DefaultShutdownTimeout, "on SIGTERM, how long running calls may finish before they are killed")
+	fs.StringVar(&sf.allowOrigins, "allow-origin", "", "HTTP: comma-separated browser origins (scheme://host:port) allowed besides the server's own")
+	sf.registerAudit(fs)
+}
+
+// check reports a usage error in the parsed flags other than the token.
+func (sf *serveFlags) check(fs *flag.FlagSet, f *toolFlags) error {
+	if err := f.checkRunFlags(); err != nil {
+		return err
+	}
+	if f.watch && f.toolsDir() == "" {
+		return errors.New("--watch needs a descriptor directory: --tools DIR, or ./tools")
+	}
+	if sf.httpAddr == "" {
+		for _, name := range []string{"token-file", "no-token", "stateless", "allow-origin", "max-sessions", "session-timeout"} {
+			if flagSet(fs, name) {
+				return fmt.Errorf("--%s needs --http ADDR", name)
+			}
+		}
+	}
+	if sf.maxCalls <= 0 || sf.maxSessions <= 0 || sf.auditKeep <= 0 {
+		return errors.New("--max-calls, --max-sessions and --audit-keep want a positive number")
+	}
+	return sf.checkAudit()
+}
+
+// newServeServer makes the MCP server of serve's flags, with the audit log
+// when --audit asks for one; closeAudit closes that log.
+func newServeServer(c *command, env *cmdEnv, p *preset.Preset, f *toolFlags, sf *serveFlags, logger *slog.Logger) (srv *mcp.Server, closeAudit func(), err error) {
+	opts := []mcp.Option{mcp.WithLogger(logger), mcp.WithImplementation("toolgen", moduleVersion()),
+		mcp.WithMaxConcurrentCalls(sf.maxCalls)}
+	auditOpts, closeAudit, err := sf.auditOptions(c, env, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	if srv, err = mcp.New(p.Registry, append(opts, auditOpts...)...); err != nil {
+		closeAudit()
+		return nil, nil, err
+	}
+	return srv, closeAudit, nil
 }
 
 // flagSet reports whether the flag name was given.
@@ -209,187 +210,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return found
-}
-
-// readToken returns the bearer token from file, or from $TOOLGEN_TOKEN when
-// file is "", or "" when neither gives one.
-func readToken(file string) (string, error) {
-	if file == "" {
-		token := strings.TrimSpace(os.Getenv(tokenEnv))
-		// Commands never see the server's environment (the kernel builds
-		// theirs), but nothing else in this process needs it either.
-		os.Unsetenv(tokenEnv)
-		if token != "" && len(token) < 16 {
-			return "", fmt.Errorf("%s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", tokenEnv, len(token))
-		}
-		return token, nil
-	}
-	data, err := readSmall(file, maxTokenFile)
-	if err != nil {
-		return "", fmt.Errorf("--token-file: %v", err)
-	}
-	token := strings.TrimSpace(string(data))
-	switch {
-	case token == "":
-		return "", fmt.Errorf("--token-file %s is empty", file)
-	case strings.ContainsAny(token, " \t\r\n"):
-		return "", fmt.Errorf("--token-file %s: the token must be one line without spaces", file)
-	case len(token) < 16:
-		return "", fmt.Errorf("--token-file %s: the token is %d characters; use at least 16 (e.g. openssl rand -hex 32)", file, len(token))
-	}
-	return token, nil
-}
-
-// maxTokenFile bounds what is read of a --token-file.
-const maxTokenFile = 4 << 10
-
-// readSmall reads a regular file of at most max bytes: a FIFO, a device
-// (a symlink to /dev/zero) or a larger file is an error, found without
-// blocking or reading on.
-func readSmall(file string, max int64) ([]byte, error) {
-	data, info, err := regular.Read(file, max)
-	switch {
-	case errors.Is(err, regular.ErrNotRegular):
-		return nil, fmt.Errorf("%s is not a regular file (%s)", file, info.Mode().Type())
-	case errors.Is(err, regular.ErrTooLarge):
-		return nil, fmt.Errorf("%s is larger than %d bytes; a token file holds one line", file, max)
-	}
-	return data, err
-}
-
-// warnTokenFile warns on stderr about a --token-file that others can
-// read: one readable by other users (its mode), or one inside the workspace,
-// where every tool can read it and print it to the model. It is a warning,
-// as serve's for an audit log in the workspace: the token still works.
-func warnTokenFile(env *cmdEnv, file, workspace string) {
-	if file == "" {
-		return
-	}
-	if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
-		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is readable by other users (mode %04o); chmod 600 %s\n",
-			file, st.Mode().Perm(), file)
-	}
-	if within.Resolved(workspace, file) {
-		fmt.Fprintf(env.stderr, "toolgen serve: warning: --token-file %s is inside the workspace, where the tools can read it "+
-			"and show it to the model; keep it outside (e.g. ~/.config/toolgen/token)\n", file)
-	}
-}
-
-// checkListenAddr refuses an address that is not host:port, and a
-// non-loopback one when there is no token.
-func checkListenAddr(addr string, haveToken bool) error {
-	if path, ok := socketPath(addr); ok {
-		if path == "" {
-			return fmt.Errorf("--http unix:: want unix:PATH, such as unix:/run/user/1000/toolgen.sock")
-		}
-		return nil
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--http %s: want host:port, such as 127.0.0.1:8080 (%v)", addr, err)
-	}
-	if haveToken || isLoopbackHost(host) {
-		return nil
-	}
-	return fmt.Errorf("--http %s: without a token the server listens on a loopback address only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT); "+
-		"give --token-file FILE or set %s to serve other hosts", addr, tokenEnv)
-}
-
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// serveHTTP serves srv at /mcp until ctx ends (SIGTERM), then shuts down
-// gracefully: no new calls, running calls get sf.shutdownTimeout, then are
-// killed; sessions and connections are closed.
-func serveHTTP(ctx context.Context, env *cmdEnv, srv *mcp.Server, sf serveFlags, token string) int {
-	ln, where, auth, cleanup, err := listenHTTP(env, sf, &token)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
-		return exitFailure
-	}
-	defer cleanup()
-	var origins []string
-	for _, o := range strings.Split(sf.allowOrigins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			origins = append(origins, o)
-		}
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(mcp.HTTPOptions{Token: token, Stateless: sf.stateless, MaxSessions: sf.maxSessions,
-		SessionTimeout: sf.sessionTimeout, AllowedOrigins: origins}))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		MaxHeaderBytes: 64 << 10, ErrorLog: nil}
-	mode := "with sessions"
-	if sf.stateless {
-		mode = "stateless"
-	}
-	fmt.Fprintf(env.stderr, "toolgen serve: listening on %s (%s; %s)\n", where, auth, mode)
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
-		return exitFailure
-	case <-ctx.Done():
-	}
-	fmt.Fprintf(env.stderr, "toolgen serve: shutting down: no new calls; running calls have %v\n", sf.shutdownTimeout)
-	dctx, cancel := context.WithTimeout(context.Background(), sf.shutdownTimeout)
-	defer cancel()
-	if err := srv.Drain(dctx); err != nil {
-		fmt.Fprintf(env.stderr, "toolgen serve: calls still running after %v were killed\n", sf.shutdownTimeout)
-	}
-	srv.CloseSessions()
-	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer scancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		hs.Close()
-	}
-	<-served
-	return exitOK
-}
-
-// listenHTTP listens where sf.httpAddr says: a Unix socket of mode 0600
-// (unix:PATH), or a TCP address, with a token generated into *token when
-// none was given and --no-token was not. It returns the listener, where
-// it serves and how it authenticates (for the "listening on" line), and
-// what to clean up at exit (the socket, the token file).
-func listenHTTP(env *cmdEnv, sf serveFlags, token *string) (ln net.Listener, where, auth string, cleanup func(), err error) {
-	if path, ok := socketPath(sf.httpAddr); ok {
-		ln, remove, err := listenUnix(path)
-		if err != nil {
-			return nil, "", "", nil, err
-		}
-		auth = "socket mode 0600: this user only"
-		if *token != "" {
-			auth += "; bearer token required"
-		}
-		return ln, unixPrefix + path, auth, func() { ln.Close(); remove() }, nil
-	}
-	ln, err = net.Listen("tcp", sf.httpAddr)
-	if err != nil {
-		return nil, "", "", nil, err
-	}
-	where = "http://" + ln.Addr().String() + "/mcp"
-	switch {
-	case *token != "":
-		return ln, where, "bearer token required", func() {}, nil
-	case sf.noToken:
-		return ln, where, "no token (--no-token): every local account can call", func() {}, nil
-	}
-	t, path, remove, err := generatedToken()
-	if err != nil {
-		ln.Close()
-		return nil, "", "", nil, fmt.Errorf("%v; give --token-file FILE, or --no-token to serve without one", err)
-	}
-	*token = t
-	fmt.Fprintf(env.stderr, "toolgen serve: generated a bearer token, in %s (mode 0600, removed at exit); "+
-		"clients send Authorization: Bearer <the file's content>\n", path)
-	return ln, where, "bearer token required: generated, in " + path, remove, nil
 }
 
 // registerAudit registers the audit flags (serve's and worker's).

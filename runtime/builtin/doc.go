@@ -1,6 +1,7 @@
-// Package builtin holds toolgen's code-form command tools, each a Spec literal
-// and a constructor embedding base.CommandToolBase: the model fills typed
-// slots and can express nothing outside the template.
+// Package builtin holds toolgen's code-form command tools, each a Spec (a fresh
+// copy from a function, as generated code has) and a constructor embedding
+// base.CommandToolBase: the model fills typed slots and can express nothing
+// outside the template.
 //
 //	grep_text   grep -rn {pattern} {path}
 //	find_files  find {path} -name {pattern}

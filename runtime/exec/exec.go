@@ -217,6 +217,13 @@ func (t *Tool) Kernel() *kernel.Kernel { return t.kernel }
 // Name returns "exec".
 func (t *Tool) Name() string { return Name }
 
+// Hints implements tool.Hinted: each call runs one command, which may write
+// and destroy (the commands are the model's); nothing is claimed about the
+// network, which the kernel's confinement decides.
+func (t *Tool) Hints() tool.Hints {
+	return tool.Hints{Title: "Run one command", Destructive: true, RunsCommand: true}
+}
+
 // Description tells the model what it may run and what is refused.
 func (t *Tool) Description() string { return t.description }
 

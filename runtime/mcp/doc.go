@@ -9,13 +9,20 @@
 //	go p.Watch(ctx, func() { srv.Sync() })    // hot reload: list_changed
 //	err = srv.Serve(ctx, os.Stdin, os.Stdout) // stdout is the protocol
 //
-// or over HTTP (the SDK's StreamableHTTPHandler behind a bearer token, an
-// Origin check and bounds; see Handler), with a graceful stop:
+// or over Streamable HTTP with the defaults of toolgen serve --http, from
+// package serving (runtime/mcp/serving): a token, generated into a 0600
+// file when none is given, a non-loopback address refused without one, a
+// 0600 Unix socket for unix:PATH, and drain-then-kill when ctx ends:
 //
-//	http.Handle("/mcp", srv.Handler(mcp.HTTPOptions{Token: token, Stateless: true}))
+//	l, err := serving.Listen(serving.Config{Addr: "127.0.0.1:8080", Token: token})
 //	...
-//	srv.Drain(ctxWithDeadline) // no new calls; running ones finish or are killed
-//	srv.CloseSessions()
+//	defer l.Close()
+//	err = l.Serve(ctx, srv)
+//
+// Handler is the bare handler under it (the SDK's StreamableHTTPHandler
+// behind a bearer token, an Origin check and bounds): without a Token it
+// lets every request in, so mount it yourself only behind an
+// authentication of your own.
 //
 // To serve toolgen's tools from an MCP server of your own instead, one call
 // adds them, with the same definitions and results as toolgen serve:

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -73,6 +72,11 @@ type HTTPOptions struct {
 //     its body cannot hold a place of a session being opened;
 //   - a request opening a new session when MaxSessions are open: 503.
 //
+// Without a Token every request that reaches the handler is served:
+// package serving listens with a token (or a 0600 Unix socket) and refuses
+// a non-loopback address without one; use it unless the handler is mounted
+// behind an authentication of your own.
+//
 // Request bodies are bounded by MaxBodyBytes (413), the calls running at
 // once by WithMaxConcurrentCalls, idle sessions expire after SessionTimeout.
 // As over stdio, a request before initialize gets a JSON-RPC error with
@@ -130,6 +134,24 @@ type httpGate struct {
 
 func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Header.Del(requestKeyHeader)
+	// The bearer and Origin checks are written here rather than taken from
+	// the go-sdk's auth.RequireBearerToken and net/http's
+	// CrossOriginProtection:
+	//   - RequireBearerToken is built for OAuth: its verifier must return a
+	//     TokenInfo with an Expiration (refused without one unless
+	//     AllowMissingExpiration), the comparison of a static token would
+	//     still be ours to write in constant time, and it tells a refused
+	//     client why ("no bearer token", "token expired", the verifier's
+	//     text) where this contract answers 401 with no detail, and with no
+	//     WWW-Authenticate header unless OAuth options are given, where
+	//     this contract always sends "WWW-Authenticate: Bearer".
+	//   - CrossOriginProtection lets every GET, HEAD and OPTIONS through,
+	//     and MCP's GET opens a session's server-to-client stream; it trusts
+	//     Sec-Fetch-Site before the Origin header; and it compares Origin
+	//     with Host without the scheme (failing open from http to https).
+	//     Here every method is checked, Origin against the scheme and host
+	//     the request was sent to, "null" and repeated Origin headers are
+	//     refused.
 	if h.tokenSum != nil && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		http.Error(w, "Unauthorized", http.StatusUnauthorized)
@@ -256,42 +278,6 @@ func (w releaseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // Flush implements http.Flusher.
 func (w releaseWriter) Flush() {
 	w.release()
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// codeFixWriter gives a JSON-RPC error that the SDK sends with code 0 (for
-// a request before initialize, as on stdio; see withValidCode) a valid code.
-// The SDK writes each message (an SSE event or a JSON body) in one Write,
-// and the bytes "error":{"code":0, can only be the structure of an error
-// response: inside a JSON string the quotes would be escaped.
-type codeFixWriter struct{ http.ResponseWriter }
-
-var (
-	codeZero  = []byte(`"error":{"code":0,`)
-	initError = []byte("during session initialization")
-)
-
-func (w codeFixWriter) Write(p []byte) (int, error) {
-	if !bytes.Contains(p, codeZero) {
-		return w.ResponseWriter.Write(p)
-	}
-	code := `"error":{"code":-32603,`
-	if bytes.Contains(p, initError) {
-		code = `"error":{"code":-32600,`
-	}
-	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, codeZero, []byte(code))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer (Flush).
-func (w codeFixWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// Flush implements http.Flusher.
-func (w codeFixWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -8,7 +8,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -61,12 +60,14 @@ func outcomeOf(r kernel.Result) Outcome {
 }
 
 // runsCommands reports whether a tool runs one command on a kernel per call,
-// so that its result has an Outcome: every command tool built by package
-// base (tool.SpecTool) and ExecTool.
+// so that its result has an Outcome: every tool.SpecTool (the command tools
+// of package base), and a tool.Hinted one that says so (ExecTool).
 func runsCommands(t tool.Tool) bool {
-	switch t.(type) {
-	case tool.SpecTool, *exec.Tool:
+	switch t := t.(type) {
+	case tool.SpecTool:
 		return true
+	case tool.Hinted:
+		return t.Hints().RunsCommand
 	}
 	return false
 }
@@ -74,9 +75,10 @@ func runsCommands(t tool.Tool) bool {
 // Annotations returns the MCP annotations of a tool, from its Spec: the
 // title; readOnlyHint when it does not write; destructiveHint, for one that
 // writes, as the Spec declares it (true when it does not say); openWorldHint
-// when it has network access (to every host, or to the hosts it names). ExecTool is marked neither read-only nor closed:
-// its commands are the model's. Any other tool gets nil: nothing is claimed
-// for it.
+// when it has network access (to every host, or to the hosts it names). A
+// tool.Hinted tool gets its Hints (ExecTool: neither read-only nor closed,
+// its commands are the model's). Any other tool gets nil: nothing is
+// claimed for it.
 func Annotations(t tool.Tool) *sdk.ToolAnnotations {
 	if st, ok := t.(tool.SpecTool); ok {
 		s := st.Spec()
@@ -86,8 +88,13 @@ func Annotations(t tool.Tool) *sdk.ToolAnnotations {
 		}
 		return a
 	}
-	if _, ok := t.(*exec.Tool); ok {
-		return &sdk.ToolAnnotations{Title: "Run one command", DestructiveHint: new(true)}
+	if ht, ok := t.(tool.Hinted); ok {
+		h := ht.Hints()
+		a := &sdk.ToolAnnotations{Title: h.Title, ReadOnlyHint: h.ReadOnly, OpenWorldHint: h.OpenWorld}
+		if !h.ReadOnly {
+			a.DestructiveHint = new(h.Destructive)
+		}
+		return a
 	}
 	return nil
 }

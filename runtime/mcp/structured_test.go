@@ -128,7 +128,9 @@ func TestAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := &funcTool{name: "plain", call: func(context.Context, json.RawMessage) (string, error) { return "hi", nil }}
-	reg := registry(t, append(tools, plain)...)
+	look := &hintedTool{funcTool{name: "look", call: plain.call}, tool.Hints{Title: "Look", ReadOnly: true, OpenWorld: no}}
+	run := &hintedTool{funcTool{name: "run", call: plain.call}, tool.Hints{RunsCommand: true}}
+	reg := registry(t, append(tools, plain, look, run)...)
 	if err := reg.Add(tool.Entry{Tool: ex, Form: tool.FormExec, Source: "exec"}); err != nil {
 		t.Fatal(err)
 	}
@@ -144,11 +146,22 @@ func TestAnnotations(t *testing.T) {
 		"copy":   {readOnly: false, destructive: yes, openWorld: no, outputSchema: true},
 		"fetch":  {readOnly: true, openWorld: yes, outputSchema: true},
 		"exec":   {title: "Run one command", readOnly: false, destructive: yes, outputSchema: true},
+		"look":   {title: "Look", readOnly: true, openWorld: no},
+		"run":    {destructive: no, outputSchema: true},
 	})
 	if p := defs["plain"]; p == nil || p.Annotations != nil || p.OutputSchema != nil {
 		t.Errorf("plain tool: annotations %+v, output schema %v; want neither", p.Annotations, p.OutputSchema)
 	}
 }
+
+// hintedTool is a funcTool stating hints (tool.Hinted), as ExecTool does:
+// the server knows tools through runtime/tool's interfaces only.
+type hintedTool struct {
+	funcTool
+	hints tool.Hints
+}
+
+func (h *hintedTool) Hints() tool.Hints { return h.hints }
 
 // TestStructuredContent: a command tool's result carries the outcome as
 // structuredContent next to the same text, through the audit wrapper; a

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -338,29 +337,6 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.answered(resp.ID)
 	}
 	return err
-}
-
-// withValidCode returns resp, or a copy whose error code is a valid JSON-RPC
-// code when the SDK left it 0 (it does for a plain Go error, for instance
-// for a request before initialize): -32600 (invalid request) for a request
-// the session's state does not allow, -32603 (internal error) otherwise.
-func withValidCode(resp *jsonrpc.Response) *jsonrpc.Response {
-	if resp.Error == nil {
-		return resp
-	}
-	var we *jsonrpc.Error
-	if errors.As(resp.Error, &we) && we.Code != 0 {
-		return resp // encoded with this code
-	}
-	msg := resp.Error.Error()
-	code := int64(jsonrpc.CodeInternalError)
-	if strings.Contains(msg, "during session initialization") {
-		code = jsonrpc.CodeInvalidRequest
-		msg += ": send initialize, then notifications/initialized, first"
-	}
-	cp := *resp
-	cp.Error = &jsonrpc.Error{Code: code, Message: msg}
-	return &cp
 }
 
 func (c *lineConn) answered(id jsonrpc.ID) {

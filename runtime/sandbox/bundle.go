@@ -1,5 +1,7 @@
 package sandbox
 
+import "slices"
+
 // Bundle is a named set of system paths a confined command may read, as a
 // unit: a policy reads the System bundle always and the Network bundle
 // when it allows the network. Paths that do not exist are skipped, and a
@@ -15,34 +17,41 @@ type Bundle struct {
 	Files []string
 }
 
-// The bundles.
+// System returns the bundle any confined command may read, whatever its
+// policy: a fresh copy each call, so that no importer can widen what
+// another's commands read. The program directories (/usr/bin, /bin, /sbin,
+// ...) are deliberately absent: a program the dynamic loader could be
+// asked to load (a shell, an interpreter) must not even be readable.
+func System() Bundle { return systemBundle.clone() }
+
+// Network returns the bundle of name resolution and TLS trust, read when
+// the policy allows the network: a fresh copy each call, as System.
+func Network() Bundle { return networkBundle.clone() }
+
+// Build returns the bundle a command that runs the repository's code
+// (Policy's RunsCode) reads besides, a fresh copy each call as System: the
+// program directories (a makefile's recipes run through /bin/sh, a
+// compiler driver runs its assembler and linker, a test runs what it likes
+// of the system's tools), the system's headers, and the user and host
+// databases a build or a test looks names up in. Such a command may
+// execute what it reads.
+func Build() Bundle { return buildBundle.clone() }
+
+// The bundles, never handed out but as copies.
 var (
-	// System is what any confined command may read, whatever its policy.
-	// The program directories (/usr/bin, /bin, /sbin, ...) are
-	// deliberately absent: a program the dynamic loader could be asked to
-	// load (a shell, an interpreter) must not even be readable.
-	System = Bundle{
+	systemBundle = Bundle{
 		Name: "system",
 		Dirs: []string{"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/share",
 			"/usr/local/lib", "/usr/local/share", "/lib", "/lib32", "/lib64", "/libx32"},
 		Files: []string{"/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/zero"},
 	}
-	// Network is name resolution and TLS trust, read when the policy
-	// allows the network.
-	Network = Bundle{
+	networkBundle = Bundle{
 		Name: "network",
 		Dirs: []string{"/run/systemd/resolve", "/etc/ssl/certs", "/etc/pki/tls/certs", "/etc/pki/ca-trust/extracted"},
 		Files: []string{"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
 			"/etc/services", "/etc/protocols", "/etc/ssl/openssl.cnf"},
 	}
-
-	// Build is what a command that runs the repository's code (Policy's
-	// RunsCode) reads besides: the program directories (a makefile's
-	// recipes run through /bin/sh, a compiler driver runs its assembler
-	// and linker, a test runs what it likes of the system's tools), the
-	// system's headers, and the user and host databases a build or a test
-	// looks names up in. Such a command may execute what it reads.
-	Build = Bundle{
+	buildBundle = Bundle{
 		Name: "build",
 		Dirs: []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/include", "/usr/local/include",
 			"/usr/libexec", "/usr/local/libexec"},
@@ -52,12 +61,19 @@ var (
 
 // Bundles returns the bundles p reads, in order.
 func (p Policy) Bundles() []Bundle {
-	out := []Bundle{System}
+	out := []Bundle{System()}
 	if p.RunsCode {
-		out = append(out, Build)
+		out = append(out, Build())
 	}
 	if p.Network {
-		out = append(out, Network)
+		out = append(out, Network())
 	}
 	return out
+}
+
+// clone returns b with slices of its own.
+func (b Bundle) clone() Bundle {
+	b.Dirs = slices.Clone(b.Dirs)
+	b.Files = slices.Clone(b.Files)
+	return b
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package serving
 
 import (
 	"io/fs"
@@ -12,7 +12,7 @@ import (
 // and keeps the file from leaking into children.
 const openNoFollow = syscall.O_NOFOLLOW | syscall.O_CLOEXEC
 
-// ownedByMe reports whether fi's file belongs to the user running toolgen.
+// ownedByMe reports whether fi's file belongs to the user running this process.
 func ownedByMe(fi fs.FileInfo) bool {
 	sys, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(sys.Uid) == os.Getuid()
