@@ -55,6 +55,9 @@ func resolveCall(c *command, env *cmdEnv, args []string, prepare bool, extra ...
 	if done {
 		return target, code, true
 	}
+	// One call from a process this small: forking it here costs less
+	// than starting a spawner process (explain says so for this path).
+	kernel.ForkFromThisProcess()
 	if err := f.checkRunFlags(); err != nil {
 		return target, c.usageErr(env, "%v", err), true
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nanogpt/toolgen/internal/within"
 	"github.com/nanogpt/toolgen/runtime/audit"
+	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/mcp"
 	"github.com/nanogpt/toolgen/runtime/mcp/serving"
 	"github.com/nanogpt/toolgen/runtime/preset"
@@ -103,6 +104,16 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if err := sf.checkHTTP(env, &f); err != nil {
 		return c.usageErr(env, "%v", err)
 	}
+
+	// The spawner process that forks the calls (and an ordinary user's
+	// noexec holder) start while the preset is assembled and the client
+	// connects, not at the first call.
+	var kopts []kernel.Option
+	if f.processLimit.set {
+		kopts = append(kopts, kernel.WithProcessLimit(f.processLimit.n))
+	}
+	kernel.Prepare(kopts...)
+	kernel.PrepareWorkspace(f.workspace)
 	p, code := assemble(c, env, &f)
 	if p == nil {
 		return code

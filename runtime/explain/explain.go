@@ -54,6 +54,9 @@ type Report struct {
 	Limits string
 	// Descendants says how the call's descendants are kept from outliving it.
 	Descendants string
+	// Spawner says which process the call would be forked from; "" when
+	// there is no command to spawn.
+	Spawner string
 	// Privileges says what the call holds of the system's privileges
 	// (capabilities, no_new_privs, IPC and UTS namespaces); "" when the
 	// call is rejected.
@@ -145,6 +148,7 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 		r.explainBuild(ka, path)
 		g := ka.Guarantees(path, also...)
 		r.Descendants = g.Descendants
+		r.Spawner = g.Spawner
 		r.Privileges = g.Privileges
 		r.Syscalls = g.Syscalls
 		r.Protected = g.Protected
@@ -323,6 +327,9 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "network:     %s\n", r.Network)
 	fmt.Fprintf(&b, "limits:      %s\n", r.Limits)
 	fmt.Fprintf(&b, "descendants: %s\n", r.Descendants)
+	if r.Spawner != "" {
+		fmt.Fprintf(&b, "spawner:     %s\n", r.Spawner)
+	}
 	if r.Privileges != "" {
 		fmt.Fprintf(&b, "privileges:  %s\n", r.Privileges)
 	}

@@ -105,6 +105,9 @@ func TestExplainShowsTheChildsWorld(t *testing.T) {
 		text := out.String()
 		assert.Contains(t, text, "limits:      memory 64 MiB (address space per process), cpu 5s per process, 9 processes")
 		assert.Contains(t, text, "descendants: "+kernel.DescendantControl())
+		if runtime.GOOS == "linux" { // calls are forked from a small process of the kernel's own
+			assert.Regexp(t, `(?m)^spawner:     a spawner process of toolgen's own \(its executable started again, pid [0-9]+`, text)
+		}
 		assert.Contains(t, text, strconv.Quote("HOME="+k.Home()))
 		assert.Contains(t, text, strconv.Quote("XDG_CONFIG_HOME="+k.Home()))
 		assert.NotContains(t, text, "HOME="+k.Workspace()+`"`)

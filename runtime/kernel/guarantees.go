@@ -22,6 +22,8 @@ type Guarantees struct {
 	WorkspaceCode string
 	// Network says what the call can reach over the network.
 	Network string
+	// Spawner says which process the call is forked from.
+	Spawner string
 	// Privileges says what the call holds of the system's privileges:
 	// capabilities (none, as root too, when confined), no_new_privs, and
 	// the IPC and UTS namespaces.

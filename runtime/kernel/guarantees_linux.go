@@ -3,7 +3,6 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,10 +13,11 @@ import (
 
 // Guarantees returns what the next call running the program at path
 // (absolute, as resolved; also as for RunAlso) gets from this kernel here,
-// from the spawner that call will use. Before the first call of the
-// process it makes a trial start of the program through that spawner,
-// killed before the program runs an instruction, to learn whether the
-// system allows the call namespaces.
+// from the code path that will spawn it: the spawner process's spawner of
+// that call's policy (or this process's, where there is no spawner
+// process). Before the first call it makes a trial start of the program
+// through that spawner, killed before the program runs an instruction, to
+// learn whether the system allows the call namespaces.
 func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
 	if k.access.RunsCode {
 		// The spawner of the policy grants the build cache, which must
@@ -31,57 +31,23 @@ func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
 	if d.Err != nil {
 		d = sandbox.Decision{} // strict would not run it; say what unconfined gets
 	}
-	s, _, err := acquire(pol, d, k.mode, k.limits.Processes)
-	if err != nil {
-		return Guarantees{Descendants: descendantControl(nsNone), Missing: []string{"confinement (" + err.Error() + ")"}}
+	sp := k.launchSpec([]string{path}, pol, d)
+	for range 2 { // a spawner process found dead is replaced once
+		proc, without := k.spawnPath()
+		if proc == nil {
+			sp.Without = without
+			return guaranteesVia(sp)
+		}
+		if g, err := proc.guarantees(sp); err == nil {
+			return g
+		}
 	}
-	defer release(s)
-	if nsRefusal.Load() == nil && !nsTried.Load() && !noPtrace.Load() {
-		k.trialStart(s, path, d)
-	}
-	chroot := d.Apply && s.holder.chroot() != ""
-	state, why := nsCurrent()
-	return k.guarantees(state, why, s, chroot, d.Apply)
+	sp.Without = "it ended twice in a row"
+	return guaranteesVia(sp)
 }
 
 // nsTried is set once a start asked for the call namespaces and got them.
 var nsTried atomic.Bool
-
-// trialStart starts path through s as a call would, killed while stopped
-// after its execve: what the start learns (nsRefusal, a broken holder) is
-// what a call would learn.
-func (k *Kernel) trialStart(s *spawner, path string, d sandbox.Decision) {
-	devNull, err := devNullFile()
-	if err != nil {
-		return
-	}
-	chroot := ""
-	if d.Apply {
-		chroot = s.holder.chroot()
-	}
-	l, err := startLeader(s, false, path, []string{path}, os.ProcAttr{Dir: k.workspace, Files: []*os.File{devNull, devNull, devNull}},
-		chroot, k.noNet(), false, func(int, int32) error { return errTrialOnly })
-	if l.proc != nil { // not reached: the setup error kills it
-		l.proc.Kill()
-		l.proc.Wait()
-	}
-	if errors.Is(err, errTrialOnly) && l.state != nsNone {
-		nsTried.Store(true)
-	}
-}
-
-// guarantees says what a call of k started under state (why: the refusal
-// when nsNone) through s gets; chroot reports that it takes the noexec
-// holder's root, apply that it is confined.
-func (k *Kernel) guarantees(state int32, why error, s *spawner, chroot, apply bool) Guarantees {
-	g := processGuarantees(state, why, s, chroot, apply, k.access.RunsCode, k.limits)
-	g.network(state, why, k)
-	g.privileges(state, why, apply, k.mode.String())
-	if apply {
-		g.protected(k, protectWhy(state, s, chroot))
-	}
-	return g
-}
 
 // processGuarantees is guarantees but the network.
 func processGuarantees(state int32, why error, s *spawner, chroot, apply, runsCode bool, l Limits) Guarantees {
@@ -151,20 +117,21 @@ func (k *Kernel) noNet() bool {
 	return k.mode != sandbox.Off && !k.access.Network
 }
 
-// network fills in what k's calls get of the network under state.
-func (g *Guarantees) network(state int32, why error, k *Kernel) {
+// network fills in what a call of a kernel whose network facts are n gets
+// of the network under state.
+func (g *Guarantees) network(state int32, why error, n netFacts) {
 	switch {
-	case k.access.Network:
+	case n.Network:
 		g.Network = "open: every host (the tool declares network)"
-	case len(k.access.Hosts) > 0 && k.mode == sandbox.Off:
-		g.Network = "open: confinement is off, so the hosts " + strings.Join(k.access.Hosts, ", ") + " are not enforced: every host"
-	case len(k.access.Hosts) > 0 && k.egress == nil:
+	case len(n.Hosts) > 0 && n.Off:
+		g.Network = "open: confinement is off, so the hosts " + strings.Join(n.Hosts, ", ") + " are not enforced: every host"
+	case len(n.Hosts) > 0 && !n.Egress:
 		g.Network = "none: the tool names hosts, but no egress proxy is set (kernel.WithEgress): a network namespace of the call's own, nothing reachable"
 	case state == nsNone:
 		g.Network = "no TCP where Landlock denies it; UDP, DNS and Unix sockets stay open"
 		g.Missing = append(g.Missing, fmt.Sprintf("a network namespace (%v): UDP, DNS and the host's abstract Unix sockets stay reachable", why))
-	case len(k.access.Hosts) > 0:
-		g.Network = "only " + strings.Join(k.access.Hosts, ", ") + ": through the kernel's egress proxy (HTTP CONNECT and plain HTTP, " +
+	case len(n.Hosts) > 0:
+		g.Network = "only " + strings.Join(n.Hosts, ", ") + ": through the kernel's egress proxy (HTTP CONNECT and plain HTTP, " +
 			"names resolved by the proxy, loopback and private addresses only where an entry names them), the only route out of a " +
 			"network namespace of the call's own (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY set; Landlock: TCP to the proxy's port only)"
 	default:

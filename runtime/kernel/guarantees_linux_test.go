@@ -60,7 +60,7 @@ func TestHolderLostNeverSilent(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			ws := t.TempDir()
 			requireNoExec(t, ws)
-			k := modeKernel(t, ws, mode)
+			k := modeKernel(t, ws, mode, inProcess)
 			echo, err := k.resolve("echo")
 			require.NoError(t, err)
 			first := mustRun(t, k, echo, "first")
@@ -99,9 +99,8 @@ func TestPrepareWorkspace(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root needs no holder")
 	}
-	ws := t.TempDir()
-	PrepareWorkspace(ws)
-	k := modeKernel(t, ws, sandbox.Strict)
+	k := modeKernel(t, t.TempDir(), sandbox.Strict, inProcess)
+	prepareWorkspaceLocal(k.Workspace())
 	preparedHolders.Lock()
 	_, waiting := preparedHolders.m[k.Workspace()]
 	preparedHolders.Unlock()

@@ -17,9 +17,10 @@ import (
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// The kernel starts its executable again (/proc/self/exe) for one helper:
-// the holder of a workspace's noexec mount namespace, for users who are not
-// root (see holder). helperEnv in the environment says which helper a
+// The kernel starts its executable again (/proc/self/exe) for its helpers:
+// the spawner process that forks the calls (see spawnProc), the holder of
+// a workspace's noexec mount namespace, for users who are not root (see
+// holder), and a call's egress shim. helperEnv in the environment says which helper a
 // process is; the package's init runs it and exits before anything else of
 // the program runs, so any program that imports the kernel (toolgen, an
 // agent, a test binary) can be started as one. The kernel never passes the
@@ -35,6 +36,8 @@ const (
 	helperNoExecEnv = "TOOLGEN_KERNEL_HELPER_NOEXEC"
 	helperHolder    = "noexec-holder"
 	helperEgress    = "egress-shim"
+	// helperSpawner is the process that forks the calls (spawnproc_linux.go).
+	helperSpawner = "spawner"
 )
 
 func init() {
@@ -43,6 +46,8 @@ func init() {
 		os.Exit(runHolder(os.Getenv(helperDirEnv), os.Getenv(helperProtectEnv), os.Getenv(helperNoExecEnv) != "false"))
 	case helperEgress:
 		os.Exit(runEgressShim())
+	case helperSpawner:
+		os.Exit(runSpawner(os.Getenv(helperParentEnv)))
 	}
 }
 

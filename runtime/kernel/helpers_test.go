@@ -165,3 +165,8 @@ func assertText(t *testing.T, res Result, want string) {
 func lines(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })
 }
+
+// inProcess makes a kernel fork its calls from the test process's own
+// spawner threads, whose state the package's tests inspect, instead of
+// the spawner process.
+func inProcess(c *config) { c.inProcess = true }

@@ -166,10 +166,10 @@ type preparedHolder struct {
 // PrepareWorkspace starts, in the background, what the first confined
 // call in dir will need and an ordinary user would otherwise wait for: the
 // holder of dir's noexec mount namespace (a start of the program's own
-// executable). It does nothing as root, where the spawner's thread makes
-// the namespace itself, or when dir cannot be resolved. Like Prepare it is
-// optional and changes nothing of what a call gets: a spawner takes the
-// prepared holder instead of starting one.
+// executable, from the spawner process). It does nothing as root, where
+// the spawner's thread makes the namespace itself, or when dir cannot be
+// resolved. Like Prepare it is optional and changes nothing of what a
+// call gets: a spawner takes the prepared holder instead of starting one.
 func PrepareWorkspace(dir string) {
 	if os.Geteuid() == 0 {
 		return
@@ -178,6 +178,20 @@ func PrepareWorkspace(dir string) {
 	if err != nil {
 		return
 	}
+	if forkFromHost.Load() {
+		prepareWorkspaceLocal(ws)
+		return
+	}
+	go func() {
+		if p, err := liveSpawnProc(); err == nil {
+			p.notify(opPrepare, prepareRequest{Processes: -1, Workspace: ws})
+		}
+	}()
+}
+
+// prepareWorkspaceLocal is PrepareWorkspace in the process that forks the
+// calls, ws resolved.
+func prepareWorkspaceLocal(ws string) {
 	preparedHolders.Lock()
 	defer preparedHolders.Unlock()
 	if _, ok := preparedHolders.m[ws]; ok {

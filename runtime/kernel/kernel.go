@@ -51,6 +51,7 @@ type Kernel struct {
 	protect        []string   // protect.go; set by WithProtected
 	// separateStderr keeps stderr apart from stdout (stderr.go).
 	separateStderr bool
+	inProcess      bool // fork calls from this process, not the spawner process
 }
 
 // config collects what the options set; New validates it.
@@ -72,6 +73,9 @@ type config struct {
 	// default.
 	buildRoot string
 	protect   []string // protect.go
+	// inProcess forks the calls from this process's threads instead of
+	// the spawner process (the package's tests of those threads set it).
+	inProcess bool
 }
 
 // Option configures a Kernel in New. A nil Option is ignored.
@@ -198,6 +202,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 		programs:       c.programs,
 		buildRoot:      root,
 		protect:        protect,
+		inProcess:      c.inProcess,
 	}, nil
 }
 

@@ -26,6 +26,11 @@ import (
 //	helper-host MODE ARGV  run ARGV on a kernel in mode MODE (a workspace
 //	                       in the temporary directory), print "running",
 //	                       wait for ever: the test SIGKILLs this host
+//	helper-reach PID       try to reach process PID (signal 0 by kill,
+//	                       pidfd_open and pidfd_send_signal on its /proc
+//	                       directory, ptrace seize, a read of its memory)
+//	                       and print one line per try; then print the
+//	                       sockets among its own descriptors
 //	helper-nonroot MARKER  (run as an unprivileged user) print the
 //	                       descendant control and the process cap in use,
 //	                       then run an escape through setsid and a burst of
@@ -44,6 +49,8 @@ func TestMain(m *testing.M) {
 			os.Exit(helperHost(os.Args[2], os.Args[3:]))
 		case "helper-host-in":
 			os.Exit(helperHostIn(os.Args[2], os.Args[3:]))
+		case "helper-reach":
+			os.Exit(helperReach(os.Args[2]))
 		case "helper-nonroot":
 			os.Exit(helperNonRoot(os.Args[2]))
 		}

@@ -23,7 +23,7 @@ func TestPreparedSpawner(t *testing.T) {
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
 		t.Skip(e)
 	}
-	Prepare()
+	Prepare(inProcess)
 	spare.Lock()
 	c := spare.c
 	spare.Unlock()
@@ -38,7 +38,7 @@ func TestPreparedSpawner(t *testing.T) {
 
 	// A workspace of its own: a policy no spawner has yet, so a new one.
 	// Subshells only: the execute set allows bash to run nothing else.
-	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(5), WithTimeout(20*time.Second))
+	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(5), WithTimeout(20*time.Second), inProcess)
 	res := mustRun(t, k, "bash", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do ( for ((j=0;j<300000;j++)); do :; done ) & done; wait")
 	assert.Contains(t, res.Limit, "process limit 5 reached", res.Text())
 
@@ -68,14 +68,14 @@ func TestPrepareUnused(t *testing.T) {
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
 		t.Skip(e)
 	}
-	Prepare(WithProcessLimit(0))
+	Prepare(WithProcessLimit(0), inProcess)
 	spare.Lock()
 	c := spare.c
 	spare.Unlock()
 	require.Nil(t, c, "Prepare made a spare thread though no cgroup is needed")
 
-	Prepare()
-	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(0))
+	Prepare(inProcess)
+	k := modeKernel(t, t.TempDir(), sandbox.BestEffort, WithProcessLimit(0), inProcess)
 	res := mustRun(t, k, "true")
 	assert.Equal(t, 0, res.ExitCode, res.Text())
 	st := takeSpare()

@@ -48,17 +48,18 @@ func protectWhy(state int32, s *spawner, chroot bool) string {
 	return noexecWhy(state, s, chroot) // the same namespace holds both
 }
 
-// protected fills in what k's calls get of the protected paths, why being
-// why the read-only mounts are missing ("" when they are not).
-func (g *Guarantees) protected(k *Kernel, why string) {
-	pr := sandbox.Policy{Workspace: k.workspace, Protect: k.protect}.Protection()
-	list := pr.String(k.workspace)
+// protected fills in what the calls of pol get of the protected paths
+// (its workspace's and its Protect), why being why the read-only mounts
+// are missing ("" when they are not).
+func (g *Guarantees) protected(pol sandbox.Policy, why string) {
+	pr := sandbox.Policy{Workspace: pol.Workspace, Protect: pol.Protect}.Protection()
+	list := pr.String(pol.Workspace)
 	if why == "" {
 		g.Protected = list
 		return
 	}
 	g.Protected = "not enforced (" + why + "): " + list
-	if k.access.Write {
+	if pol.Write {
 		g.Missing = append(g.Missing, "read-only protected paths ("+why+"): a writing call can change git's hooks and configuration and the editors' and agents' configuration")
 	}
 }

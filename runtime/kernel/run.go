@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -162,7 +161,7 @@ func (k *Kernel) run(ctx context.Context, res Result, pol sandbox.Policy, d sand
 	killGroup(c.proc.Pid)
 	ps, waitErr := reap()
 	outs.finish(&res)
-	res.Notice = joinNotes(res.Notice, c.networkNotice())
+	res.Notice = joinNotes(res.Notice, c.afterNotice())
 	res.Notice = joinNotes(res.Notice, protected.restore())
 	res.Duration = time.Since(start)
 	switch {
@@ -212,7 +211,7 @@ func killGroup(pid int) {
 }
 
 // exitCode is the shell-style status: the exit code, or 128+n for signal n.
-func exitCode(ps *os.ProcessState) int {
+func exitCode(ps exitStatus) int {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal())
 	}

@@ -59,7 +59,7 @@ func TestSpawnersAreReused(t *testing.T) {
 	if _, ok := sandbox.Available(); !ok {
 		t.Skip("without Landlock every policy shares the unrestricted spawner")
 	}
-	k := newKernel(t, WithConfinement(sandbox.BestEffort))
+	k := newKernel(t, WithConfinement(sandbox.BestEffort), inProcess)
 	mine := func() map[*spawner]bool { // the spawners of k's workspace
 		pool.Lock()
 		defer pool.Unlock()

@@ -183,15 +183,36 @@ var spare struct {
 
 // Prepare does ahead of need, in the background, what the first command
 // of a process would otherwise wait for, so that a command-line call can
-// spend that time assembling its preset: the os package's one-time check
-// that pidfds work (it starts a child of its own), and the thread of the
-// first spawner, moved into a pids cgroup of its own (as root; making the
-// cgroup and moving the thread take ~0.1-0.3 ms on cgroup v1). opts are the
-// options the kernel will be made with: under WithProcessLimit(0) no
-// cgroup is needed and no thread is made. Prepare changes nothing of what
-// the spawner enforces (the process limit is set, and the policy applied,
-// when the spawner is made, before its first fork). Calling it is optional.
+// spend that time assembling its preset: the start of the spawner process
+// (spawnproc_linux.go) and, there, the thread of the first spawner, moved
+// into a pids cgroup of its own (as root; making the cgroup and moving the
+// thread take ~0.1-0.3 ms on cgroup v1). opts are the options the kernel
+// will be made with: under WithProcessLimit(0) no cgroup is needed and no
+// thread is made. Prepare changes nothing of what the spawner enforces
+// (the process limit is set, and the policy applied, when the spawner is
+// made, before its first fork). Calling it is optional.
 func Prepare(opts ...Option) {
+	c := config{limits: Limits{Processes: DefaultProcessLimit}}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.inProcess || forkFromHost.Load() {
+		prepareLocal(c.limits.Processes)
+		return
+	}
+	go func() {
+		if p, err := liveSpawnProc(); err == nil {
+			p.notify(opPrepare, prepareRequest{Processes: c.limits.Processes})
+		}
+	}()
+}
+
+// prepareLocal is Prepare in the process that forks the calls: the os
+// package's one-time check that pidfds work (it starts a child of its
+// own), and the spare thread, unless processes is 0.
+func prepareLocal(processes int) {
 	pidfdProbe.Do(func() {
 		go func() {
 			if p, err := os.FindProcess(os.Getpid()); err == nil {
@@ -199,13 +220,7 @@ func Prepare(opts ...Option) {
 			}
 		}()
 	})
-	c := config{limits: Limits{Processes: DefaultProcessLimit}}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	if st, _ := nsCurrent(); st == nsUserPID || c.limits.Processes == 0 {
+	if st, _ := nsCurrent(); st == nsUserPID || processes == 0 {
 		return // RLIMIT_NPROC, or nothing, caps the processes: no cgroup
 	}
 	spare.Lock()

@@ -15,20 +15,19 @@ import (
 
 // call is one started command.
 type call struct {
-	proc *os.Process
+	proc *leaderProc
 	out  *os.File // read end of the output pipe
 	// errOut is the read end of the stderr pipe when stderr is kept
 	// apart (stderr.go), nil when it shares out.
 	errOut *os.File
 	note   string // Result.Notice
-	spawn  *spawner
 	// refusals is the fork refusals of the spawner's pids cgroup before
 	// the call: more after it means the process cap was reached.
 	refusals uint64
-	// hostRSS is the host's own peak resident size (bytes) once the child
-	// has executed its program: the child's ru_maxrss starts from the
-	// host's (it shared the host's memory from the vfork to the exec), so
-	// a peak not above it says nothing about the command.
+	// hostRSS is the forking process's own peak resident size (bytes)
+	// once the child has executed its program: the child's ru_maxrss
+	// starts from it (it shared that process's memory from the fork to
+	// the exec), so a peak not above it says nothing about the command.
 	hostRSS int64
 	// egress is the call's egress proxy, nil for none.
 	egress *egressCall
@@ -41,101 +40,93 @@ type call struct {
 var devNullFile = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
 
 // start starts argv (argv[0] absolute) as the leader of a new process group
-// (and PID namespace, where possible), from the spawner of pol, in the
-// workspace, with the child environment, stdin from the null device and
-// stdout and stderr on one pipe (on two when k keeps stderr apart); then it
-// applies the resource limits.
+// (and PID namespace, where possible), from the spawner of pol (in the
+// spawner process, or this one where there is none), in the workspace,
+// with the child environment, stdin from the null device and stdout and
+// stderr on one pipe (on two when k keeps stderr apart); then it applies
+// the resource limits.
 func (k *Kernel) start(argv []string, pol sandbox.Policy, d sandbox.Decision) (*call, error) {
 	path := argv[0]
 	devNull, err := devNullFile()
 	if err != nil {
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	s, note, err := acquire(pol, d, k.mode, k.limits.Processes)
-	if err != nil {
-		return nil, fmt.Errorf("kernel: not running %s: %w: %w", path, err, ErrNotExecutable)
-	}
-	c := &call{note: note, spawn: s, refusals: s.cg.refusals()}
-	chroot := ""
-	if d.Apply {
-		chroot = s.holder.chroot()
-	}
-	state, why := nsCurrent()
-	g := k.guarantees(state, why, s, chroot != "", d.Apply)
-	if k.mode == sandbox.Strict && len(g.Missing) > 0 {
-		c.done()
-		return nil, fmt.Errorf("kernel: not running %s: %s: %w", path, g.refusal(), ErrNotExecutable)
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		c.done()
 		return nil, fmt.Errorf("kernel: output pipe: %w", err)
 	}
-	c.out = r
+	c := &call{out: r}
 	var ew *os.File
 	if c.errOut, ew, err = k.stderrPipe(w); err != nil { // stderr.go
 		w.Close()
 		c.done()
 		return nil, err
 	}
-	shim := k.egressActive() && state != nsNone
-	attr := os.ProcAttr{Dir: k.workspace, Env: k.ChildEnv(argv), Files: []*os.File{devNull, w, ew}}
-	leaderPath := path
-	if shim {
+	sp := k.launchSpec(argv, pol, d)
+	files := []*os.File{devNull, w, ew}
+	if sp.Shim {
 		if c.egress, err = newEgressCall(); err != nil {
 			closeWriteEnds(w, ew)
 			c.done()
 			return nil, fmt.Errorf("kernel: %w", err)
 		}
-		attr.Env = shimEnv(attr.Env, path, k.buildLimits(path))
-		attr.Files = append(attr.Files, c.egress.child)
-		leaderPath = "/proc/self/exe"
+		files = append(files, c.egress.child)
 	}
-	setup := func(pid int, state int32) error {
-		c.hostRSS = selfPeakRSS()
-		if state == nsUserPID {
-			// Stopped after its execve, the leader gets its ids mapped
-			// before it runs. Where tracing is refused it is already
-			// running and may have exited: the maps only make its ids
-			// read as the user's (unmapped, they read as the overflow
-			// id and grant nothing), so a failure there is no error.
-			if err := writeIDMaps(pid, d.Apply); err != nil && !noPtrace.Load() {
-				return err
-			}
-		}
-		limits := k.buildLimits(path)
-		if shim {
-			limits.Memory = 0 // the shim sets it on itself before its execve
-		}
-		if err := applyRlimits(pid, limits, state); err != nil {
-			return fmt.Errorf("resource limits: %w", err)
-		}
-		return nil
-	}
-	l, err := startLeader(s, k.mode == sandbox.Strict, leaderPath, argv, attr, chroot, k.noNet(), shim, setup)
+	err = k.launch(c, sp, files)
 	closeWriteEnds(w, ew) // the child has its copies; EOF comes when every holder is gone
-	if err == nil && shim {
+	if err == nil && sp.Shim {
 		if err = c.egress.serve(k); err != nil {
-			l.proc.Kill()
-			l.proc.Wait()
+			c.proc.kill()
+			err = fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
 		}
 	}
 	if err != nil {
 		c.done()
-		if errors.Is(err, errNamespacesRefused) {
-			err = fmt.Errorf("%w: %w", err, ErrNotExecutable)
-		}
-		return nil, fmt.Errorf("kernel: start %s: %w", path, classifyStart(err))
+		return nil, err
 	}
-	if l.state != nsNone {
-		nsTried.Store(true)
-	}
-	_, why = nsCurrent()
-	g = k.guarantees(l.state, why, s, l.chroot, d.Apply)
-	c.note = joinNotes(c.note, g.warning())
-	c.proc = l.proc
-	c.nproc = l.state == nsUserPID && k.limits.Processes > 0
 	return c, nil
+}
+
+// launchSpec is the launch of argv under pol as d says from k.
+func (k *Kernel) launchSpec(argv []string, pol sandbox.Policy, d sandbox.Decision) launchSpec {
+	d.Err = nil
+	sp := launchSpec{Policy: pol, Decision: d, Mode: k.mode, Limits: k.buildLimits(argv[0]), Net: k.netFacts(),
+		Name: argv[0], Path: argv[0], Argv: argv, Env: k.ChildEnv(argv), Dir: k.workspace, NoNet: k.noNet()}
+	if state, _ := nsCurrent(); k.egressActive() && state != nsNone {
+		sp.Shim = true
+		sp.Env = shimEnv(sp.Env, sp.Name, sp.Limits)
+		sp.Path = "/proc/self/exe"
+	}
+	return sp
+}
+
+// launch starts the leader sp describes through the spawner process (one
+// found dead is replaced once), or from this process where there is none,
+// and fills in c.
+func (k *Kernel) launch(c *call, sp launchSpec, files []*os.File) error {
+	for range 2 {
+		proc, without := k.spawnPath()
+		if proc == nil {
+			sp.Without = without
+			break
+		}
+		l, st, err := proc.launch(sp, files)
+		if errors.Is(err, errSpawnerUnreached) {
+			continue // nothing was asked of it: the next spawner is
+		}
+		if err != nil {
+			return err
+		}
+		c.proc, c.note, c.refusals, c.hostRSS, c.nproc = l, st.note, st.refusals, st.hostRSS, st.nproc
+		return nil
+	}
+	st, err := launch(sp, files)
+	if err != nil {
+		return err
+	}
+	c.proc = &leaderProc{Pid: st.proc.Pid, local: st.proc, spawn: st.spawn}
+	c.note, c.refusals, c.hostRSS, c.nproc = st.note, st.refusals, st.hostRSS, st.nproc
+	return nil
 }
 
 // done releases what the call held, once the leader is reaped (or was
@@ -148,7 +139,7 @@ func (c *call) done() {
 		c.errOut.Close()
 	}
 	c.egress.finish()
-	release(c.spawn)
+	c.proc.release()
 }
 
 // selfPeakRSS is this process's peak resident size in bytes (0 if unknown).
@@ -163,8 +154,8 @@ func selfPeakRSS() int64 {
 // limitReason says which resource limit most likely ended the call.
 // After a timeout, only a refused fork is worth telling: the kill was the
 // kernel's.
-func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOut bool) string {
-	refused := c.spawn.cg.refusals() > c.refusals ||
+func (c *call) limitReason(l Limits, ps exitStatus, output string, timedOut bool) string {
+	refused := c.proc.refusalsNow() > c.refusals ||
 		c.nproc && strings.Contains(strings.ToLower(output), "resource temporarily unavailable")
 	if timedOut {
 		if refused && l.Processes > 0 {
@@ -180,10 +171,12 @@ func (c *call) limitReason(l Limits, ps *os.ProcessState, output string, timedOu
 	return l.limitReason(ws, ps.UserTime()+ps.SystemTime(), rss, output, refused)
 }
 
-// networkNotice ends the call's egress proxy and returns its refusals, one
-// notice ("" for none). It is called once the leader is reaped.
-func (c *call) networkNotice() string {
+// afterNotice is what the call's Result says that is known only once the
+// leader is reaped, one notice ("" for none): that the spawner process
+// ended during the call, and the refusals of the egress proxy, which it
+// ends.
+func (c *call) afterNotice() string {
 	n := c.egress.finish()
 	c.egress = nil
-	return n
+	return joinNotes(c.proc.lostNote(), n)
 }

@@ -59,7 +59,7 @@ func (c *call) done() {
 	}
 }
 
-func (c *call) limitReason(Limits, *os.ProcessState, string, bool) string { return "" }
+func (c *call) limitReason(Limits, exitStatus, string, bool) string { return "" }
 
 // watchLeader returns a channel closed once the started leader has exited,
 // and reap, which returns its status. Without waitid(WNOWAIT) the leader is
@@ -90,6 +90,10 @@ func DescendantControl() string { return descendantControl(0) }
 // ProcessLimitEnforcement describes what enforces WithProcessLimit here.
 func ProcessLimitEnforcement() string { return "not enforced outside Linux" }
 
+// ForkFromThisProcess does nothing outside Linux: every call is forked
+// from this process.
+func ForkFromThisProcess() {}
+
 // Prepare does nothing outside Linux: there is no spawner thread to make
 // ahead of need.
 func Prepare(...Option) {}
@@ -99,7 +103,8 @@ func Prepare(...Option) {}
 // code from the workspace (nothing confines); each is missing, so Strict
 // refuses the call and BestEffort warns (see Guarantees on Linux).
 func (k *Kernel) Guarantees(path string, also ...string) Guarantees {
-	g := Guarantees{Descendants: descendantControl(0), Network: "open: nothing confines commands outside Linux"}
+	g := Guarantees{Descendants: descendantControl(0), Network: "open: nothing confines commands outside Linux",
+		Spawner: "the agent's process itself (there is no spawner process outside Linux)"}
 	g.Missing = append(g.Missing, "a PID namespace (Linux-only): a descendant that calls setsid can outlive the call")
 	if k.limits.Processes > 0 {
 		g.Processes = "not enforced outside Linux"
@@ -119,8 +124,9 @@ const egressPort = 0
 // shimExec is empty outside Linux: there is no egress shim.
 func shimExec() []string { return nil }
 
-// networkNotice is empty outside Linux: there is no egress proxy.
-func (c *call) networkNotice() string { return "" }
+// afterNotice is empty outside Linux: there is no egress proxy and no
+// spawner process.
+func (c *call) afterNotice() string { return "" }
 
 // egressEnforced is false outside Linux.
 func egressEnforced() bool { return false }

@@ -16,7 +16,8 @@ import (
 // TestDaemonSocketsMasked: a daemon's socket (a real listener, made a
 // daemon socket through the test hook) is refused to a confined call, as
 // root and as an ordinary user, strict and best-effort; with confinement
-// off the same call connects.
+// off the same call connects. Its calls are forked from the test process,
+// where the hook's socket is known.
 func TestDaemonSocketsMasked(t *testing.T) {
 	requireLandlock(t)
 	sock := filepath.Join(t.TempDir(), "daemon.sock")
@@ -34,6 +35,11 @@ func TestDaemonSocketsMasked(t *testing.T) {
 			c.Close()
 		}
 	}()
+	// The hook's sockets are this process's: the calls are forked here,
+	// not from a spawner process, which knows only the real daemons'
+	// (the calls of the tests after this one get the same guarantees
+	// from here).
+	kernel.ForkFromThisProcess()
 	sandbox.SetTestSockets(sock)
 	self, err := os.Executable()
 	if err != nil {

@@ -381,8 +381,52 @@ func listening(stderr io.Reader) (string, error) {
 	return "", fmt.Errorf("the server did not start in time")
 }
 
-// rssOf returns VmRSS and VmHWM of pid, in KiB.
+// rssOf returns VmRSS and VmHWM of pid and its spawner process (the
+// kernel forks calls from it: its memory is the server's), in KiB.
 func rssOf(pid int) (rss, peak int64) {
+	for _, p := range withSpawner(pid) {
+		r, pk := rssOne(p)
+		rss, peak = rss+r, peak+pk
+	}
+	return rss, peak
+}
+
+// withSpawner returns pid and its children named toolgen-spawner.
+func withSpawner(pid int) []int {
+	out := []int{pid}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		var c int
+		if _, err := fmt.Sscan(e.Name(), &c); err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || strings.TrimRight(string(cmd), "\x00") != "toolgen-spawner" {
+			continue
+		}
+		if f := statFields(c); len(f) > 1 && f[1] == fmt.Sprint(pid) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// statFields returns the fields of /proc/PID/stat after the command name
+// (which may hold spaces): state, ppid, ...
+func statFields(pid int) []string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(data[i+1:]))
+}
+
+// rssOne returns VmRSS and VmHWM of pid, in KiB.
+func rssOne(pid int) (rss, peak int64) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, 0
@@ -420,27 +464,20 @@ func serveSDKFloor() {
 	}
 }
 
-// cpuOf returns the CPU time (user and system) of pid and of the children it
-// has waited for, from /proc/PID/stat.
+// cpuOf returns the CPU time (user and system) of pid, of its spawner
+// process, and of the children they have waited for, from /proc/PID/stat.
 func cpuOf(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The command name may hold spaces: the fields start after its ')'.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 15 {
-		return 0
-	}
 	var ticks int64
-	for _, s := range f[11:15] { // utime, stime, cutime, cstime (fields 14-17)
-		var v int64
-		fmt.Sscan(s, &v)
-		ticks += v
+	for _, p := range withSpawner(pid) {
+		f := statFields(p)
+		if len(f) < 15 {
+			continue
+		}
+		for _, s := range f[11:15] { // utime, stime, cutime, cstime (fields 14-17)
+			var v int64
+			fmt.Sscan(s, &v)
+			ticks += v
+		}
 	}
 	return time.Duration(ticks) * time.Second / clockTicks
 }
