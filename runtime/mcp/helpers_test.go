@@ -213,11 +213,19 @@ func groupAlive(pgid int) bool {
 func children() []procStat {
 	var out []procStat
 	for _, p := range processes() {
-		if p.ppid == os.Getpid() {
+		if p.ppid == os.Getpid() && !isSpawner(p.pid) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// isSpawner reports whether the process pid is a kernel's spawner process
+// (argv[0] "toolgen-spawner"), which lives as long as its kernel by design.
+func isSpawner(pid int) bool {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	argv0, _, _ := strings.Cut(string(data), "\x00")
+	return argv0 == "toolgen-spawner"
 }
 
 // findProcess waits until a process runs the binary named name (any
