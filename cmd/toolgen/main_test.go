@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
@@ -94,18 +95,14 @@ func TestScript(t *testing.T) {
 		Cmds:          cmds,
 		// [egress]: the kernel runs a command with network hosts in a
 		// network namespace whose only route out is the egress proxy.
-		// [root]: the tests run as root. [required]: CI's
-		// TOOLGEN_REQUIRE_GUARANTEES is set, so a guarantee script that
-		// lacks what it needs fails instead of skipping. [absent:PATH]:
-		// nothing is at PATH.
+		// [root]: the tests run as root. [absent:PATH]: nothing is at
+		// PATH.
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "egress":
 				return kernel.EgressEnforced(), nil
 			case "root":
 				return os.Geteuid() == 0, nil
-			case "required":
-				return os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "", nil
 			}
 			if p, ok := strings.CutPrefix(cond, "absent:"); ok {
 				_, err := os.Lstat(p)
@@ -118,8 +115,8 @@ func TestScript(t *testing.T) {
 				if _, err := exec.LookPath(name); err == nil {
 					return true, nil
 				}
-				if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
-					return false, fmt.Errorf("TOOLGEN_REQUIRE_GUARANTEES is set, but %s, which an attack test needs, is not installed", name)
+				if guarantee.Required() {
+					return false, fmt.Errorf("%s is set, but %s, which an attack test needs, is not installed", guarantee.Env, name)
 				}
 				return false, nil
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -28,7 +29,7 @@ var allModes = []sandbox.Mode{sandbox.Strict, sandbox.BestEffort, sandbox.Off}
 func modeKernel(t *testing.T, ws string, mode sandbox.Mode, opts ...Option) *Kernel {
 	t.Helper()
 	if _, ok := sandbox.Available(); mode != sandbox.Off && !ok {
-		t.Skipf("%v: Landlock cannot enforce the policies here", mode)
+		guarantee.Missing(t, "%v: Landlock cannot enforce the policies here", mode)
 	}
 	k, err := New(ws, append([]Option{withPrograms, WithConfinement(mode)}, opts...)...)
 	require.NoError(t, err)
@@ -256,7 +257,7 @@ func escapeArgv(t *testing.T, mode sandbox.Mode, marker string, wait bool) []str
 // loop all die with the call, when it returns, times out or is cancelled.
 func TestNothingOutlivesTheCall(t *testing.T) {
 	if !strings.Contains(DescendantControl(), "PID namespace per call") {
-		t.Skip(DescendantControl())
+		guarantee.Missing(t, "%s", DescendantControl())
 	}
 	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
 		t.Parallel()
@@ -334,13 +335,13 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 // the command and what it left running (setsid included) die too.
 func TestHostKilled(t *testing.T) {
 	if !strings.Contains(DescendantControl(), "PID namespace per call") {
-		t.Skip(DescendantControl())
+		guarantee.Missing(t, "%s", DescendantControl())
 	}
 	self, err := os.Executable()
 	require.NoError(t, err)
 	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
 		if _, ok := sandbox.Available(); mode != sandbox.Off && !ok {
-			t.Skip("no Landlock")
+			guarantee.Missing(t, "no Landlock")
 		}
 		m := sleepMarker()
 		argv := escapeArgv(t, mode, m, true)
@@ -398,7 +399,7 @@ func TestCPULimit(t *testing.T) {
 // Result says so, and nothing of it is left after the call.
 func TestForkBombBounded(t *testing.T) {
 	if e := ProcessLimitEnforcement(); strings.HasPrefix(e, "not enforced") {
-		t.Skip(e)
+		guarantee.Missing(t, "%s", e)
 	}
 	modes := allModes
 	if testing.Short() { // each mode takes the 3 s timeout
@@ -418,9 +419,7 @@ func TestForkBombBounded(t *testing.T) {
 // and PID namespace of its own, so a setsid escape dies with it, and
 // RLIMIT_NPROC, counted in that namespace, caps its processes.
 func TestNonRoot(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to start a process as another user")
-	}
+	guarantee.AsRoot(t, "starting a process as another user")
 	self, err := os.Executable()
 	require.NoError(t, err)
 	dir, err := os.MkdirTemp("", "kernel-nonroot-bin-*") // t.TempDir's parent is 0700
@@ -441,7 +440,7 @@ func TestNonRoot(t *testing.T) {
 	text := string(out)
 	t.Log(text)
 	if strings.Contains(text, "process group only") {
-		t.Skipf("unprivileged user namespaces are not available here:\n%s", text)
+		guarantee.Missing(t, "unprivileged user namespaces are not available here:\n%s", text)
 	}
 	assert.Contains(t, text, "descendants: user and PID namespace per call")
 	assert.Contains(t, text, "process cap: RLIMIT_NPROC in the call's own user namespace")
