@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 	for name, p := range hostPrograms {
 		progs[name] = p
 	}
-	testscript.Main(m, progs)
+	testscript.Main(cleanupM{m}, progs)
 }
 
 // TestScript runs the CLI scripts in testdata/script, named by category
@@ -89,6 +89,7 @@ func TestScript(t *testing.T) {
 	for name, c := range hostCmds {
 		cmds[name] = c
 	}
+	toolgenDir := scriptToolgenDir(t)
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
@@ -137,6 +138,9 @@ func TestScript(t *testing.T) {
 			// on exit (the race runtime's atexit_sleep_ms default), most of
 			// this package's time under go test -race.
 			e.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			if toolgenDir != "" {
+				e.Setenv("PATH", toolgenDir+string(os.PathListSeparator)+e.Getenv("PATH"))
+			}
 			return nil
 		},
 	})
