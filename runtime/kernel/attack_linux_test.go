@@ -262,13 +262,14 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	forModes(t, allModes, func(t *testing.T, mode sandbox.Mode) {
 		t.Parallel()
 		// No memory cap: the helper is this test binary, which under the
-		// race detector reserves terabytes of address space.
-		k := modeKernel(t, t.TempDir(), mode, WithTimeout(10*time.Second), WithMemoryLimit(0))
+		// race detector reserves terabytes of address space. The timeout
+		// is shorter than the escaped sleeper's life, so a Run that waited
+		// for it times out.
+		k := modeKernel(t, t.TempDir(), mode, WithTimeout(60*time.Second), WithMemoryLimit(0))
 		m := sleepMarker()
-		start := time.Now()
 		res := mustRun(t, k, escapeArgv(t, mode, m, false)...)
 		assert.Contains(t, res.Output, "escaped", res.Text())
-		assert.Less(t, time.Since(start), 5*time.Second, "Run waited for the escaped process")
+		assert.False(t, res.TimedOut, "Run waited for the escaped process: %s", res.Text())
 		assertGone(t, m)
 
 		if mode == sandbox.Off {
@@ -280,17 +281,25 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 
 		// After the timeout (confined, the helper takes seconds to start
 		// under the race detector on a loaded machine: slow).
+		// The timeout must fall after the escape: on a loaded machine the
+		// helper may not have escaped yet, so the call is made again with
+		// twice the timeout until it has.
 		if mode == sandbox.Off || !testing.Short() {
 			timeout := time.Second
 			if mode != sandbox.Off {
 				timeout = 4 * time.Second
 			}
-			short := modeKernel(t, t.TempDir(), mode, WithTimeout(timeout), WithMemoryLimit(0))
-			m = sleepMarker()
-			res = mustRun(t, short, escapeArgv(t, mode, m, true)...)
-			assert.True(t, res.TimedOut, res.Text())
-			assert.Contains(t, res.Output, "escaped", res.Text())
-			assertGone(t, m)
+			for ; ; timeout *= 2 {
+				short := modeKernel(t, t.TempDir(), mode, WithTimeout(timeout), WithMemoryLimit(0))
+				m = sleepMarker()
+				res = mustRun(t, short, escapeArgv(t, mode, m, true)...)
+				assert.True(t, res.TimedOut, res.Text())
+				assertGone(t, m)
+				if strings.Contains(res.Output, "escaped") {
+					break
+				}
+				require.Less(t, timeout, 30*time.Second, "the helper did not escape before a %v timeout: %s", timeout, res.Text())
+			}
 		}
 
 		// After the caller's context is cancelled.
@@ -308,7 +317,7 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 		}()
 		var o outcome
 	wait:
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(45 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 			select {
 			case o = <-done:
 				t.Fatalf("the call ended before it was cancelled: %v\n%s", o.err, o.res.Text())
