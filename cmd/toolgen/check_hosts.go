@@ -10,7 +10,7 @@ import (
 
 	"github.com/nanogpt/toolgen/internal/descdir"
 	"github.com/nanogpt/toolgen/internal/escape"
-	"github.com/nanogpt/toolgen/runtime/egress"
+	"github.com/nanogpt/toolgen/internal/hostentry"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -94,7 +94,7 @@ func templateHosts(command string) []string {
 			if start < 0 || strings.ContainsAny(authority, "{}") {
 				continue
 			}
-			if h := egress.HostOfURL(word[start : off+len(authority)]); h != "" && !slices.Contains(hosts, h) {
+			if h := hostentry.OfURL(word[start : off+len(authority)]); h != "" && !slices.Contains(hosts, h) {
 				hosts = append(hosts, h)
 			}
 		}
