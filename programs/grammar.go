@@ -46,6 +46,9 @@ type Grammar struct {
 	// OldStyle: a first argument without a dash is a cluster of option
 	// letters whose values are the next words (tar xIf PROG ARCHIVE).
 	OldStyle bool
+	// ShortEq: a short option's attached value may begin with '=', which
+	// the program drops (clap, fd: -x=sh runs sh).
+	ShortEq bool
 	// Subcommands: the first operand is a subcommand (git log); the options
 	// before it are the top level's (ArgShort … above), those after it the
 	// subcommand's: SubArgShort for any subcommand, plus SubArgs for the
@@ -116,6 +119,12 @@ type CodeOption struct {
 	// Words are whole single-dash option words ("-exec" of find; "-TT" of
 	// zip, whose value may also be attached: -TT=cmd).
 	Words []string
+	// PlusEnds, for a CodeCommand option: a "+" right after a "{}" word
+	// ends the command, as ";" always does (find -exec … {} +); without
+	// it only ";" does (fd -x …). An attached command (fd -xCMD,
+	// --exec=CMD) is one word, and the words after it are the program's
+	// own (clap).
+	PlusEnds bool
 	// Optional: the value can only be attached (git grep -O<pager>,
 	// git --exec-path=<dir>); written alone the option takes no value.
 	Optional bool

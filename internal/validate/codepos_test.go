@@ -188,6 +188,19 @@ var codeCases = []codeCase{
 	{"fd {p} --exec={c}", nil, refused("c", "fd's --exec")},
 	{"fd {p} --exec-batch {c}", nil, refused("c", "fd's --exec-batch")},
 	{"fd {p} -x wc -l {x}", nil, nil},
+	// fd (clap) takes an attached command as one word: the words after it
+	// are fd's own options; -x=CMD runs CMD.
+	{"fd -X0 -0{a}", nil, map[string]string{"arguments.a": `option letters or in the option name of "-0{a}"`}},
+	{"fd -x=sh", nil, refused("command", `fd's -x runs "sh", which is on the deny list`)},
+	{"fd -X=bash {p}", nil, refused("command", `fd's -X runs "bash", which is on the deny list`)},
+	{"fd -x={c}", nil, refused("c", "fd's -x")},
+	{"fd -Xsed -n {s}", nil, refused("s", "sed's script")},
+	// The command runs to ";" (fd) or to a "+" right after "{}" (find): a
+	// "+" elsewhere is the command's argument, and what follows it too.
+	{"fd -X sed -n + -e {s}", nil, refused("s", "sed's script (the value of -e)")},
+	{"find . -exec sed -n + -e {s} {} +", nil, refused("s", "sed's script (the value of -e)")},
+	{"find . -exec echo + -exec {c} {} +", nil, nil},
+	{"find . -exec ls {} + -exec {c} {} +", nil, refused("c", "find's -exec")},
 	// sort --compress-program, every spelling.
 	{"sort --compress-program={p} {f}", nil, refused("p", "sort's --compress-program, which names the program")},
 	{"sort --compress-program {p} {f}", nil, refused("p", "sort's --compress-program")},
