@@ -368,7 +368,7 @@ func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
 // read tokenises the command for rules r.
 func (c *Command) read() {
 	r := c.rules
-	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.Abbrev,
+	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.abbrevAt(false),
 		shortEq: r.ShortEq, cmdShort: r.CmdShort, cmdLong: r.CmdLong, cmdPlus: r.CmdPlus}
 	s := &scanner{c: c, g: top, style: r.Style, certain: true}
 	i := 1
@@ -504,23 +504,29 @@ func (c *Command) matchOption(short string, long []string, t *token) bool {
 	written := strings.TrimPrefix(t.written, "--")
 	resolved := strings.TrimPrefix(t.name, "--")
 	for _, l := range long {
-		if c.matchLong(l, written, resolved) {
+		if c.matchLong(l, written, resolved, c.rules.abbrevAt(t.sub)) {
 			return true
 		}
 	}
 	return false
 }
 
+// abbrevAt reports whether long options may be abbreviated before the
+// subcommand (sub false) or after it: a program with subcommands takes
+// abbreviations after it only (git's top level takes none).
+func (r *execRules) abbrevAt(sub bool) bool { return r.Abbrev && (sub || !r.Subcommands) }
+
 // matchLong matches one refused long option l against an option written as
-// written and resolved as resolved.
-func (c *Command) matchLong(l, written, resolved string) bool {
+// written and resolved as resolved; abbrev says whether long options may
+// be abbreviated where it stands.
+func (c *Command) matchLong(l, written, resolved string, abbrev bool) bool {
 	stem, isStem := strings.CutSuffix(l, "*")
 	switch {
 	case isStem && (strings.HasPrefix(written, stem) || strings.HasPrefix(resolved, stem)):
 		return true
 	case !isStem && (written == l || resolved == l):
 		return true
-	case !c.rules.Abbrev || written == "":
+	case !abbrev || written == "":
 		return false
 	}
 	// An abbreviation: refused when it may stand for l (MayStandFor).

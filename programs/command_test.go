@@ -45,3 +45,25 @@ func TestCommandOptionWords(t *testing.T) {
 		assert.Equal(t, c.want, readings(t, c.words...), "%q", c.words)
 	}
 }
+
+// TestTopLevelAbbreviations: git takes no abbreviation before its
+// subcommand ("unknown option: --config-e=x"), so the ExecTool reads none
+// there, like the template check; after it, an abbreviation of a refused
+// option is refused.
+func TestTopLevelAbbreviations(t *testing.T) {
+	git := programs.Lookup("git")
+	for _, c := range []struct {
+		words   []string
+		refused bool
+	}{
+		{[]string{"git", "--config-e=x", "log"}, false},
+		{[]string{"git", "--c=x", "log"}, false},
+		{[]string{"git", "--config-env=x", "log"}, true},
+		{[]string{"git", "-c", "x", "log"}, true},
+		{[]string{"git", "log", "--ext-diff"}, true},
+		{[]string{"git", "log", "--ext-d"}, true},
+	} {
+		r := git.ReadCommand(c.words, "git", "/usr/bin/git", "/ws", nil).Refusal()
+		assert.Equal(t, c.refused, r != nil, "%q: %v", c.words, r)
+	}
+}

@@ -51,18 +51,14 @@ type Grammar struct {
 	ShortEq bool
 	// Subcommands: the first operand is a subcommand (git log); the options
 	// before it are the top level's (ArgShort … above), those after it the
-	// subcommand's: SubArgShort for any subcommand, plus SubArgs for the
-	// ones listed.
-	Subcommands bool
-	// SubArgShort are the option letters that take a value after any
-	// subcommand (git: -e, -n, -m …), as the template check reads them. The
-	// ExecTool, which takes the reading that refuses more, reads a letter
-	// after a subcommand as taking a value only where SubArgs lists it (git
+	// subcommand's: SubArgs lists, per subcommand, the options that take a
+	// value ("git config --file --get a b" sets a in the file "--get").
+	// Both readers read any other option after a subcommand as taking none,
+	// the reading that refuses more: the letters after it and the next word
+	// are read as options too (git grep -nO{x} runs the pager {x}; git
 	// clone -pu PROG is refused as -p -u PROG).
-	SubArgShort string
-	// SubArgs are, per subcommand, the options that take a value ("git
-	// config --file --get a b" sets a in the file "--get").
-	SubArgs map[string]SubArgs
+	Subcommands bool
+	SubArgs     map[string]SubArgs
 	// Pattern are the options that give the program its pattern ("-e",
 	// "--regexp", "-f", "--file"); when set, the first operand is the
 	// pattern unless one of them is given (grep, rg). A pattern is data: a

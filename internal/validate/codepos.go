@@ -530,12 +530,19 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 	return i
 }
 
-// takesShort reports whether option letter c takes a value.
+// takesShort reports whether option letter c takes a value. After a
+// subcommand only the letters its SubArgs list do, as the ExecTool reads
+// them: a letter taken for a flag leaves the letters after it and the next
+// word to be read as options, which refuses more (git grep -nO{x} runs the
+// pager {x}).
 func (st *progState) takesShort(c byte) bool {
-	if st.p.Subcommands && !st.subDone {
+	switch {
+	case !st.p.Subcommands:
+		return strings.IndexByte(st.p.ArgShort, c) >= 0
+	case !st.subDone:
 		return st.p.top.TakesValue("-" + string(c))
 	}
-	return strings.IndexByte(st.p.ArgShort, c) >= 0
+	return strings.IndexByte(st.p.top.SubArgs[st.sub].Short, c) >= 0
 }
 
 // value records the value of the code option o: attached (rest, when not

@@ -201,6 +201,14 @@ var codeCases = []codeCase{
 	{"find . -exec sed -n + -e {s} {} +", nil, refused("s", "sed's script (the value of -e)")},
 	{"find . -exec echo + -exec {c} {} +", nil, nil},
 	{"find . -exec ls {} + -exec {c} {} +", nil, refused("c", "find's -exec")},
+	// After git's subcommand a letter takes a value only where SubArgs say.
+	{"git grep -nO{a} x", nil, refused("a", "git's -O")},
+	{"git grep -n -O{a} x", nil, refused("a", "git's -O")},
+	{"git grep -AO{a} x", nil, nil}, // -A's value is "O…"
+	{"git grep -A{a} x", map[string]string{"a": "int"}, nil},
+	{"git grep -n{a} x", nil, map[string]string{"arguments.a": `option letters or in the option name of "-n{a}"`}},
+	{"git log -n{a} x", nil, nil}, // no letter of git log's runs code
+	{"git clone -pu {a} x", nil, refused("a", "git's -u")},
 	// sort --compress-program, every spelling.
 	{"sort --compress-program={p} {f}", nil, refused("p", "sort's --compress-program, which names the program")},
 	{"sort --compress-program {p} {f}", nil, refused("p", "sort's --compress-program")},
