@@ -489,7 +489,7 @@ var gitGrammar = Grammar{
 		"icase-pathspecs", "no-optional-locks", "list-cmds", "version", "help", "no-advice"},
 	SubArgs: map[string]SubArgs{
 		"config": {Short: "ft", Long: []string{"file", "blob", "type", "default", "comment", "value", "url"}},
-		"grep": {Short: "ABCefm", Long: []string{"after-context", "before-context", "context", "max-count", "max-depth", "threads"}},
+		"grep":   {Short: "ABCefm", Long: []string{"after-context", "before-context", "context", "max-count", "max-depth", "threads"}},
 	},
 }
 
