@@ -44,9 +44,22 @@ type execRules struct {
 	// Check must know them ("git config --file --get a b" sets a in the
 	// file "--get").
 	SubArgs map[string]SubArgs
+	// ShortEq: an attached short value may begin with '=', which the
+	// program drops (Grammar.ShortEq).
+	ShortEq bool
+	// CmdShort and CmdLong are the top level's CodeCommand options (fd's
+	// -x, --exec): a separate value is a command whose arguments follow it
+	// up to a lone ";" (or "{} +" where CmdPlus), words the program does
+	// not read as its own.
+	CmdShort string
+	CmdLong  []string
+	CmdPlus  bool
 
 	// Rows are the refused options, words and subcommands.
 	Rows []execRow
+	// Files are the options whose value names a file the program opens:
+	// each must be inside the workspace (Program.Files).
+	Files []FileOption
 	// Check, when set, looks at what rows cannot express: scripts given as
 	// operands (sed, awk), read-only forms (git config), operand syntax
 	// (tar's host:file). It runs after the rows.
@@ -92,9 +105,15 @@ func fromProgram(p *Program) *execRules {
 	g := p.Grammar
 	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
-		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check}
+		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check, Files: p.Files}
 	r.SubArgs = g.SubArgs // read only
+	r.ShortEq = g.ShortEq
 	for _, o := range p.Code {
+		if o.Kind == CodeCommand && o.Sub == "" && (o.Short != "" || len(o.Long) > 0) {
+			r.CmdShort += o.Short
+			r.CmdLong = append(r.CmdLong, o.Long...)
+			r.CmdPlus = r.CmdPlus || o.PlusEnds
+		}
 		if o.ExecWhy == "" {
 			continue
 		}
@@ -116,7 +135,7 @@ func fromProgram(p *Program) *execRules {
 			r.Rows = append(r.Rows, execRow{Sub: "*", Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
 		}
 	}
-	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
+	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil && len(r.Files) == 0 {
 		return nil
 	}
 	for i := range r.Rows {

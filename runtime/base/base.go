@@ -22,15 +22,19 @@ type CommandToolBase struct {
 	slots  []slot
 	index  map[string]int // slot name → position in slots
 	also   []string       // the programs the template runs (find -exec's), for the execute set
+	// files: the template's program, when it opens files named in option
+	// values (programs.Program.Files); each call's are confined (files.go).
+	files *programs.Program
 }
 
 // slot is a declared argument with what assembly needs to know about it.
 type slot struct {
 	arg   tool.Arg
 	place validate.Place // where it stands, as the program reads it
-	// respFiles: how the template's program reads response files, when
-	// the slot starts a word and it does (validate.ResponseFileValue).
-	respFiles string
+	// respFiles: how respProg, the template's program or one it runs,
+	// reads response files, when the slot starts a word and one does
+	// (validate.ResponseFilesOf, ResponseFileValue).
+	respProg, respFiles string
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -75,12 +79,15 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	k = k.WithTimeoutOf(spec.Timeout) // the descriptor's own timeout, capped at the run's maximum
 	k = k.WithSeparateStderr(spec.Stderr.Separate())
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	if p := programs.Lookup(t.Binary()); p != nil && len(p.Files) > 0 {
+		b.files = p
+	}
 	places := validate.Places(&spec, t)
-	resp := validate.ResponseFiles(t.Binary())
+	respProg, resp := validate.ResponseFilesOf(&spec, t)
 	for i, a := range spec.Args {
 		sl := slot{arg: a, place: places[a.Name]}
 		if sl.place.StartsWord {
-			sl.respFiles = resp
+			sl.respProg, sl.respFiles = respProg, resp
 		}
 		b.slots = append(b.slots, sl)
 		b.index[a.Name] = i
