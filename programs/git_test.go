@@ -146,7 +146,7 @@ func TestGitRepoEnvFailsClosed(t *testing.T) {
 	gitLookTimeout = 100 * time.Millisecond
 	defer func() { gitLookTimeout = old }()
 	env := gitRepoEnv(slow, dir, []string{"log"}, plainLook(dir))
-	gitLookTimeout = old // the real looks below may take long on a loaded machine
+	gitLookTimeout = time.Minute // the real looks below may take long on a loaded machine
 	require.NotEmpty(t, env)
 	assert.Contains(t, strings.Join(env, "\n"), "could not be checked")
 	ws := gitRepo(t)
