@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/base"
 )
 
@@ -165,10 +166,7 @@ func TestCompileAndRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: builds and tests a module with the go command; runs in make test-all")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command:", err)
-	}
+	goBin := guarantee.Program(t, "go")
 	repo, err := filepath.Abs("..")
 	require.NoError(t, err)
 	mod := t.TempDir()

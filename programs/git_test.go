@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 // envOf is the hook's Env for the program at path, run in a fresh
@@ -41,9 +43,7 @@ func plainLook(dir string) Look {
 // gitRepo returns a fresh repository with one commit.
 func gitRepo(t testing.TB) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	guarantee.Program(t, "git")
 	ws := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "a"},
 		{"config", "user.email", "a@example.com"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
@@ -80,10 +80,7 @@ func TestProgramEnvByName(t *testing.T) {
 }
 
 func TestProgramExecDirs(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	git := guarantee.Program(t, "git")
 	want, err := exec.Command(git, "--exec-path").Output()
 	require.NoError(t, err)
 	assert.Equal(t, []string{strings.TrimSpace(string(want))}, Hook{}.ExecDirs(git))
@@ -141,10 +138,7 @@ func TestNamedOff(t *testing.T) {
 // finish makes git refuse to run instead of running without the forced
 // settings.
 func TestGitRepoEnvFailsClosed(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	git := guarantee.Program(t, "git")
 	dir := t.TempDir()
 	slow := filepath.Join(dir, "git")
 	require.NoError(t, os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 5\n"), 0o755))
@@ -223,9 +217,7 @@ func TestGitSafeEnv(t *testing.T) {
 // workspace's parent, stays refused as git refuses it ("dubious
 // ownership"). As root, with the repositories given to another uid.
 func TestGitSafeDirectoryOnlyWorkspace(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("giving a repository to another user needs root; as an ordinary user, cmd/toolgen's TestContainerLayout runs git on a root-owned workspace")
-	}
+	guarantee.AsRoot(t, "giving a repository to another user needs root")
 	ws := gitRepo(t)
 	nested := filepath.Join(ws, "vendor", "lib")
 	require.NoError(t, os.MkdirAll(nested, 0o755))

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 // image is what the Dockerfile says about the tools directory: the build
@@ -77,10 +79,8 @@ func flagValue(args []string, name string) string {
 // the directory is refused. As root, git also works in a workspace given to
 // another uid. It needs root to make files of root and of another user.
 func TestContainerLayout(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("reproducing an image's root-owned tools directory and running as its user need root; " +
-			"the loader's rule is runtime/loader's TestTrustRootOwnedDir, which runs as every user")
-	}
+	guarantee.AsRoot(t, "reproducing an image's root-owned tools directory and running as its user need root; "+
+		"the loader's rule is runtime/loader's TestTrustRootOwnedDir, which runs as every user")
 	img := readDockerfile(t)
 	if got := flagValue(img.entrypoint, "tools"); got != img.toolsDir {
 		t.Fatalf("ENTRYPOINT %q serves --tools %q, not the directory the image copies, %s", img.entrypoint, got, img.toolsDir)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
@@ -45,7 +46,7 @@ func TestMain(m *testing.M) {
 	for name, p := range hostPrograms {
 		progs[name] = p
 	}
-	testscript.Main(m, progs)
+	testscript.Main(cleanupM{m}, progs)
 }
 
 // TestScript runs the CLI scripts in testdata/script, named by category
@@ -88,24 +89,21 @@ func TestScript(t *testing.T) {
 	for name, c := range hostCmds {
 		cmds[name] = c
 	}
+	toolgenDir := scriptToolgenDir(t)
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds:          cmds,
 		// [egress]: the kernel runs a command with network hosts in a
 		// network namespace whose only route out is the egress proxy.
-		// [root]: the tests run as root. [required]: CI's
-		// TOOLGEN_REQUIRE_GUARANTEES is set, so a guarantee script that
-		// lacks what it needs fails instead of skipping. [absent:PATH]:
-		// nothing is at PATH.
+		// [root]: the tests run as root. [absent:PATH]: nothing is at
+		// PATH.
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "egress":
 				return kernel.EgressEnforced(), nil
 			case "root":
 				return os.Geteuid() == 0, nil
-			case "required":
-				return os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "", nil
 			}
 			if p, ok := strings.CutPrefix(cond, "absent:"); ok {
 				_, err := os.Lstat(p)
@@ -118,8 +116,8 @@ func TestScript(t *testing.T) {
 				if _, err := exec.LookPath(name); err == nil {
 					return true, nil
 				}
-				if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
-					return false, fmt.Errorf("TOOLGEN_REQUIRE_GUARANTEES is set, but %s, which an attack test needs, is not installed", name)
+				if guarantee.Required() {
+					return false, fmt.Errorf("%s is set, but %s, which an attack test needs, is not installed", guarantee.Env, name)
 				}
 				return false, nil
 			}
@@ -140,6 +138,9 @@ func TestScript(t *testing.T) {
 			// on exit (the race runtime's atexit_sleep_ms default), most of
 			// this package's time under go test -race.
 			e.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			if toolgenDir != "" {
+				e.Setenv("PATH", toolgenDir+string(os.PathListSeparator)+e.Getenv("PATH"))
+			}
 			return nil
 		},
 	})

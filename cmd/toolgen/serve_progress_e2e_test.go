@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
 // tickerMain is the toolgen-ticker helper (TestMain).
@@ -135,7 +137,9 @@ func checkProgress(t *testing.T, cs *sdk.ClientSession, sink *progressSink) {
 	defer cancel()
 	params := &sdk.CallToolParams{Name: "ticker", Arguments: map[string]any{"n": 11}}
 	params.SetProgressToken("tick-token")
+	start := time.Now()
 	res, err := cs.CallTool(ctx, params)
+	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
@@ -152,9 +156,11 @@ func checkProgress(t *testing.T, cs *sdk.ClientSession, sink *progressSink) {
 	if err := json.Unmarshal(data, &out); err != nil || !strings.HasSuffix(out.Output, "tick 11\n") || out.Stderr == nil || !strings.HasSuffix(*out.Stderr, "warn 11\n") {
 		t.Errorf("structured content %s: want stdout in output and stderr apart", data)
 	}
+	// About one a second: the ticks alone take 2.5 s, so at least 2; a
+	// loaded machine stretches the call, and the count with it.
 	got := sink.list()
-	if len(got) < 2 || len(got) > 3 {
-		t.Fatalf("%d progress notifications over a call of 2.5 s, want 2 (about one a second)", len(got))
+	if most := int(took/tool.ProgressInterval) + 1; len(got) < 2 || len(got) > most {
+		t.Fatalf("%d progress notifications over a call of %v, want 2 to %d (about one a second)", len(got), took, most)
 	}
 	for i, p := range got {
 		if p.ProgressToken != "tick-token" {
@@ -215,7 +221,7 @@ func checkProgressCancelled(t *testing.T, cs *sdk.ClientSession, sink *progressS
 		if err == nil {
 			t.Error("the cancelled call returned no error")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second): // at once, unless the machine is starved
 		t.Fatal("the cancelled call did not return")
 	}
 	time.Sleep(500 * time.Millisecond) // let a late one arrive, if the server sent one

@@ -11,13 +11,19 @@ import (
 	"time"
 )
 
+// builtToolgenDir is the directory toolgenBinary built toolgen in, removed
+// after the tests (cleanupM).
+var builtToolgenDir string
+
 // toolgenBinary builds cmd/toolgen once per test binary, for the start-up
-// benchmarks (the scripts run toolgen in-process instead).
+// benchmarks, the end-to-end tests and the scripts under -short
+// (scriptToolgenDir).
 var toolgenBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "toolgen-bench")
 	if err != nil {
 		return "", err
 	}
+	builtToolgenDir = dir
 	bin := filepath.Join(dir, "toolgen")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 )
 
@@ -40,9 +41,7 @@ func workspace(t *testing.T, files map[string]string) *kernel.Kernel {
 // need skips the test, naming the program, when it is not installed.
 func need(t *testing.T, prog string) {
 	t.Helper()
-	if _, err := exec.LookPath(prog); err != nil {
-		t.Skipf("%s is not installed here: the %s toolchain is not tested", prog, prog)
-	}
+	guarantee.Program(t, prog)
 }
 
 // wantRun checks that a call ran (no error, no confinement warning) with

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 var sedAccepted = []string{
@@ -106,7 +108,7 @@ func sandboxAgrees(t testing.TB, s string) {
 	}
 	sed, err := gnuSed()
 	if err != nil {
-		t.Skip(err)
+		guarantee.Missing(t, "%v", err)
 	}
 	// GNU sed refuses a script in sandbox mode while parsing it, before it
 	// reads input; a script it accepts may loop forever (":a;ba"), so the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -243,9 +244,7 @@ func TestPathRootIsSlash(t *testing.T) {
 }
 
 func TestPathUnreadableDirectory(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads every directory")
-	}
+	guarantee.AsUser(t, "root reads every directory")
 	ws, outside := workspace(t)
 	locked := filepath.Join(ws, "locked")
 	if err := os.Mkdir(locked, 0o755); err != nil {

@@ -1,11 +1,11 @@
 package validate
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -95,10 +95,7 @@ func TestRunsCodeDenyList(t *testing.T) {
 // TestRunsCodeCheckBinary: npm is a script run by node, and node is
 // denied: only a runs_code tool's check lifts node's entry for it.
 func TestRunsCodeCheckBinary(t *testing.T) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed here")
-	}
+	npm := guarantee.Program(t, "npm")
 	look := func(string) (string, error) { return npm, nil }
 	ws := t.TempDir()
 	if err := CheckBinary("npm", ws, look); err == nil || !strings.Contains(err.Error(), "deny list") {

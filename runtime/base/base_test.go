@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
@@ -216,7 +217,7 @@ func TestBareKernelGetsPrograms(t *testing.T) {
 	require.Nil(t, k.Programs())
 	b, err := base.New(tool.Spec{Name: "git_log", Description: "log", Command: "git log --oneline"}, k)
 	if err != nil {
-		t.Skipf("git: %v", err)
+		guarantee.Missing(t, "git: %v", err)
 	}
 	require.NotNil(t, b.Kernel().Programs())
 	git, err := k.LookPath("git")

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -33,7 +34,7 @@ func TestFindExecPlaceholder(t *testing.T) {
 	for _, mode := range []sandbox.Mode{sandbox.Strict, sandbox.BestEffort, sandbox.Off} {
 		t.Run(mode.String(), func(t *testing.T) {
 			if _, ok := sandbox.Available(); !ok && mode == sandbox.Strict {
-				t.Skip("Landlock cannot enforce the policy here")
+				guarantee.Missing(t, "Landlock cannot enforce the policy here")
 			}
 			b, err := base.New(findExecSpec, kerneltest.In(t, k.Workspace(), kernel.WithConfinement(mode)))
 			require.NoError(t, err)

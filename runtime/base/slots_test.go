@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -157,7 +158,7 @@ func TestBooleanFlagRunsProgram(t *testing.T) {
 	}}
 	k := workspace(t, map[string]string{"a/x.go": "// TODO\n", "a/y.go": "package a\n"})
 	if _, ok := sandbox.Available(); !ok {
-		t.Skip("Landlock cannot enforce the policy here")
+		guarantee.Missing(t, "Landlock cannot enforce the policy here")
 	}
 	km, err := kernel.New(k.Workspace(), kernel.WithConfinement(sandbox.Strict))
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/kernel"
@@ -23,9 +24,7 @@ var _ tool.Tool = (*Tool)(nil)
 // commits, a.txt, "file with spaces.txt" and sub/b.txt.
 func gitWorkspace(t *testing.T) string {
 	t.Helper()
-	if _, err := osexec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	guarantee.Program(t, "git")
 	ws := t.TempDir()
 	writeFile(t, ws, "a.txt", "alpha\nfoo bar\nbeta\n", 0o644)
 	writeFile(t, ws, "file with spaces.txt", "spaced out\n", 0o644)
@@ -398,7 +397,7 @@ func TestBareKernelGetsPrograms(t *testing.T) {
 	}
 	git, err := tl.Kernel().LookPath("git")
 	if err != nil {
-		t.Skip("git not installed")
+		guarantee.Missing(t, "git is not installed: %v", err)
 	}
 	env := strings.Join(tl.Kernel().ChildEnv([]string{git, "status"}), "\n")
 	for _, want := range []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/internal/validate"
 )
 
@@ -147,10 +148,7 @@ func FuzzPlan(f *testing.F) {
 // TestPlanAgainstBash checks the accepted lines of the suite against bash
 // itself: printf shows the words bash would pass, which must be the argv.
 func TestPlanAgainstBash(t *testing.T) {
-	bash, err := osexec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := guarantee.Program(t, "bash")
 	e := newStubEnv(t)
 	tl := e.tool(t)
 	lines := fuzzSeeds

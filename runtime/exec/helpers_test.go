@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -39,10 +40,7 @@ type stubEnv struct {
 // trueProgram is the path of the true program, the stubs' body.
 func trueProgram(t testing.TB) string {
 	t.Helper()
-	p, err := osexec.LookPath("true")
-	if err != nil {
-		t.Skipf("no true program: %v", err)
-	}
+	p := guarantee.Program(t, "true")
 	return p
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -34,9 +35,7 @@ type holeEnv struct {
 func newHoleEnv(t *testing.T, allow ...string) *holeEnv {
 	t.Helper()
 	for _, b := range allow {
-		if _, err := osexec.LookPath(b); err != nil {
-			t.Skip(b + " not installed")
-		}
+		guarantee.Program(t, b)
 	}
 	h := &holeEnv{ws: gitWorkspace(t), marker: filepath.Join(t.TempDir(), "ran")}
 	h.evil = writeFile(t, h.ws, "evil", "#!/bin/sh\necho \"$0 $*\" >> "+h.marker+"\nexit 0\n", 0o755)
@@ -282,7 +281,7 @@ func grantsDenied(t *testing.T, k *kernel.Kernel, bins []string, why string) {
 		}
 	}
 	if tested == 0 {
-		t.Skip(why)
+		guarantee.Missing(t, "%s", why)
 	}
 }
 
@@ -292,10 +291,7 @@ func grantsDenied(t *testing.T, k *kernel.Kernel, bins []string, why string) {
 // test where no C compiler is installed.
 func evilSharedObject(t *testing.T, dir, marker string) string {
 	t.Helper()
-	cc, err := osexec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler to build the shared library")
-	}
+	cc := guarantee.Program(t, "cc") // builds the shared library
 	src := writeFile(t, t.TempDir(), "x.c", `#include <stdio.h>
 __attribute__((constructor)) static void f(void) {
 	fputs("ARBITRARY-CODE\n", stderr);
@@ -336,9 +332,7 @@ func TestHoleSharedLibraryLoaders(t *testing.T) {
 
 	// openssl loads engines and providers named on its command line or in
 	// a configuration file it is given: it ran the library under strict.
-	if _, err := osexec.LookPath("openssl"); err != nil {
-		t.Skip("no openssl")
-	}
+	guarantee.Program(t, "openssl")
 	require.Contains(t, h.direct("openssl", "engine", "dynamic", "-pre", "SO_PATH:"+so, "-pre", "LOAD"), "ARBITRARY-CODE",
 		"openssl does not load the engine even when run directly")
 	for _, mode := range []sandbox.Mode{sandbox.Strict, sandbox.Off} {
@@ -356,9 +350,7 @@ func TestHoleSharedLibraryLoaders(t *testing.T) {
 // Landlock does not check the mapping of a readable file. The linker and
 // LLVM's tools are denied; nm, ar and ranlib lose --plugin.
 func TestHolePluginLoadersUnderStrict(t *testing.T) {
-	if _, err := osexec.LookPath("nm"); err != nil {
-		t.Skip("no binutils")
-	}
+	guarantee.Program(t, "nm")
 	ws := gitWorkspace(t)
 	marker := filepath.Join(t.TempDir(), "ran")
 	evilSharedObject(t, ws, marker)

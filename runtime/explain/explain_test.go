@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/base"
 	"github.com/nanogpt/toolgen/runtime/exec"
@@ -131,7 +132,7 @@ func TestExplainShowsTheChildsWorld(t *testing.T) {
 // find -exec runs is in the execute set explain shows, as in the run.
 func TestExplainExecSetHasTheTemplatesPrograms(t *testing.T) {
 	if abi, _ := sandbox.Available(); abi == 0 {
-		t.Skip("Landlock cannot enforce the policy here")
+		guarantee.Missing(t, "Landlock cannot enforce the policy here")
 	}
 	k := kerneltest.New(t, nil)
 	b, err := base.New(tool.Spec{Name: "files_containing", Description: "d",

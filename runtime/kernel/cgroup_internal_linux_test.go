@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 // deadPID returns the id of a process that has exited and been reaped.
@@ -64,8 +66,9 @@ func lockedThread(f func()) {
 // TestThreadCgroupJoin: join moves the calling thread, and only it, into
 // the cgroup.
 func TestThreadCgroupJoin(t *testing.T) {
+	guarantee.AsRoot(t, "only root writes the pids cgroup hierarchy")
 	if pidsRoot() == "" {
-		t.Skip("no writable pids cgroup hierarchy here")
+		guarantee.Missing(t, "no writable pids cgroup hierarchy here")
 	}
 	c, err := makeThreadCgroup()
 	require.NoError(t, err)

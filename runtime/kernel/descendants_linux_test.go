@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 // TestRunSignalExitCodes: a command killed by a signal exits 128+n. (Only
@@ -29,7 +31,7 @@ func TestRunSignalExitCodes(t *testing.T) {
 func TestLeaderIgnoresOwnSignals(t *testing.T) {
 	k := newKernel(t)
 	if st, _ := nsCurrent(); st == nsNone {
-		t.Skip("no PID namespace here")
+		guarantee.Missing(t, "no PID namespace here")
 	}
 	res := mustRun(t, k, "sh", "-c", "kill -TERM $$; echo survived")
 	assert.Equal(t, 0, res.ExitCode)

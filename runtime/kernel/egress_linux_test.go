@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"net"
 	"net/http"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -57,12 +57,9 @@ func recordingProxy(seen *[]string, mu *sync.Mutex) EgressFunc {
 // refusal is a line of the Result, and a direct connection to a listener
 // of the host, TCP or UDP, reaches nothing.
 func TestEgressOnlyThroughTheProxy(t *testing.T) {
-	curl, err := exec.LookPath("curl")
-	if err != nil {
-		t.Skip("no curl here")
-	}
+	curl := guarantee.Program(t, "curl")
 	if !EgressEnforced() {
-		t.Skip("the call namespaces are refused here")
+		guarantee.Missing(t, "the call namespaces are refused here")
 	}
 	host, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

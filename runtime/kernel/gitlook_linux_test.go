@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -58,9 +59,7 @@ func lookProcesses(ws string) []int {
 // as an orphan, a core busy, and the look's own timeout died with the host.
 // It also runs under the kernel's memory limit and a CPU limit.
 func TestGitLookDiesWithHost(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	guarantee.Program(t, "git")
 	ws := gitRepo(t)
 	for i := range 8 {
 		body := fmt.Sprintf("[alias]\n\tx%d = log\n[include]\n", i)
@@ -106,9 +105,7 @@ func TestGitLookDiesWithHost(t *testing.T) {
 // TestGitLookLimited: the look runs under the kernel's memory limit, set
 // before git runs.
 func TestGitLookLimited(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	guarantee.Program(t, "git")
 	ws := gitRepo(t)
 	k := modeKernel(t, ws, sandbox.Off)
 	git, err := exec.LookPath("git")

@@ -4,13 +4,13 @@ package kernel
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -53,9 +53,7 @@ func TestMissingGuaranteeNeverSilent(t *testing.T) {
 // call is refused under strict and warned about under best-effort, and
 // Guarantees says so, instead of running with an executable workspace.
 func TestHolderLostNeverSilent(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root keeps the noexec namespace on the spawner's thread: there is no holder")
-	}
+	guarantee.AsUser(t, "root keeps the noexec namespace on the spawner's thread: there is no holder")
 	for _, mode := range []sandbox.Mode{sandbox.Strict, sandbox.BestEffort} {
 		t.Run(mode.String(), func(t *testing.T) {
 			ws := t.TempDir()
@@ -96,9 +94,7 @@ func TestHolderLostNeverSilent(t *testing.T) {
 // first confined call in that workspace uses, and the call gets the noexec
 // workspace from it.
 func TestPrepareWorkspace(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root needs no holder")
-	}
+	guarantee.AsUser(t, "root needs no holder")
 	k := modeKernel(t, t.TempDir(), sandbox.Strict, inProcess)
 	prepareWorkspaceLocal(k.Workspace())
 	preparedHolders.Lock()

@@ -63,12 +63,13 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 // markerSeq numbers sleepMarker's markers.
 var markerSeq atomic.Int64
 
-// sleepMarker returns an argument for sleep (about 40 to 50 seconds) unique
-// to this call in this test process, by which pidsWith finds the sleep
-// wherever it runs: in a PID namespace, "echo $!" would give a pid of that
-// namespace, not the host's.
+// sleepMarker returns an argument for sleep (about 90 to 100 seconds)
+// unique to this call in this test process, by which pidsWith finds the
+// sleep wherever it runs: in a PID namespace, "echo $!" would give a pid of
+// that namespace, not the host's. A sleeper lives far longer than
+// waitWhere and assertGone wait, so one that is gone was killed.
 func sleepMarker() string {
-	return fmt.Sprintf("4%d.%d", markerSeq.Add(1)%10, os.Getpid()*100+int(markerSeq.Load()%100))
+	return fmt.Sprintf("9%d.%d", markerSeq.Add(1)%10, os.Getpid()*100+int(markerSeq.Load()%100))
 }
 
 // pidsWith returns the live processes with arg among their arguments.
@@ -109,7 +110,7 @@ func waitSleeper(t testing.TB, arg string) int { return waitWhere(t, arg, true) 
 
 func waitWhere(t testing.TB, arg string, sleeping bool) int {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if pids := pidsWhere(arg, sleeping); len(pids) > 0 {
 			return pids[0]
 		}
@@ -119,12 +120,14 @@ func waitWhere(t testing.TB, arg string, sleeping bool) int {
 	return 0
 }
 
-// assertGone fails unless no process with argv[1] arg is alive within a
-// short while; it kills what it finds.
+// assertGone fails unless no process with argv[1] arg is alive within 20
+// seconds (a killed process dies at once, but on a loaded machine it may
+// wait for a CPU to do so; a sleeper that was not killed lives longer); it
+// kills what it finds.
 func assertGone(t testing.TB, arg string) {
 	t.Helper()
 	var pids []int
-	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
 		if pids = pidsWith(arg); len(pids) == 0 {
 			return
 		}

@@ -124,7 +124,7 @@ func helperNonRoot(marker string) int {
 		return 1
 	}
 	defer os.RemoveAll(ws)
-	k, err := New(ws, WithConfinement(sandbox.Off), WithTimeout(5*time.Second), WithProcessLimit(24), WithMemoryLimit(0))
+	k, err := New(ws, WithConfinement(sandbox.Off), WithTimeout(time.Minute), WithProcessLimit(24), WithMemoryLimit(0)) // far away: a loaded machine is slow
 	if err != nil {
 		fmt.Println(err)
 		return 1

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -23,7 +24,7 @@ func sharedLibrary(t *testing.T) string {
 			return m[0]
 		}
 	}
-	t.Skip("no libm.so.6 to copy into the workspace")
+	guarantee.Missing(t, "no libm.so.6 to copy into the workspace")
 	return ""
 }
 
@@ -43,10 +44,7 @@ func requireNoExec(t *testing.T, ws string) {
 		require.Contains(t, g.WorkspaceCode, "mounted noexec")
 		return
 	}
-	if os.Getenv("TOOLGEN_REQUIRE_GUARANTEES") != "" {
-		t.Fatalf("TOOLGEN_REQUIRE_GUARANTEES is set, but a confined call here misses: %q", g.Missing)
-	}
-	t.Skipf("a confined call here misses: %q", g.Missing)
+	guarantee.Missing(t, "a confined call here misses: %q", g.Missing)
 }
 
 // TestWorkspaceLibraryNotLoaded is the attack Landlock alone lets through:
@@ -106,13 +104,14 @@ func TestNoExecStaysInside(t *testing.T) {
 // was remounted noexec: a library on the submount loaded. It also keeps a
 // read-only submount read-only.
 func TestWorkspaceSubmountLibraryNotLoaded(t *testing.T) {
+	guarantee.AsRoot(t, "mounting a tmpfs below the workspace")
 	lib := sharedLibrary(t)
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	sub := filepath.Join(ws, "vol")
 	require.NoError(t, os.Mkdir(sub, 0o755))
 	if err := unix.Mount("toolgen-test", sub, "tmpfs", 0, "size=8m"); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v", err)
+		guarantee.Missing(t, "cannot mount a tmpfs here: %v", err)
 	}
 	t.Cleanup(func() { _ = unix.Unmount(sub, unix.MNT_DETACH) })
 	requireNoExec(t, ws) // after the mount: the spawner's namespace is made from the host's

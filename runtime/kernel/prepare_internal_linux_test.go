@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -20,8 +21,9 @@ import (
 // child, holds exactly that thread, and caps the call's processes.
 // (Sequential: no parallel test runs meanwhile to take the spare.)
 func TestPreparedSpawner(t *testing.T) {
+	guarantee.AsRoot(t, "an ordinary user's process cap is RLIMIT_NPROC, not a pids cgroup")
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
-		t.Skip(e)
+		guarantee.Missing(t, "%s", e)
 	}
 	Prepare(inProcess)
 	spare.Lock()
@@ -65,8 +67,9 @@ func TestPreparedSpawner(t *testing.T) {
 // nor waits for a spare another Prepare made. A spare let go ends its
 // thread and removes its cgroup.
 func TestPrepareUnused(t *testing.T) {
+	guarantee.AsRoot(t, "an ordinary user's process cap is RLIMIT_NPROC, not a pids cgroup")
 	if e := ProcessLimitEnforcement(); !strings.HasPrefix(e, "a pids cgroup") {
-		t.Skip(e)
+		guarantee.Missing(t, "%s", e)
 	}
 	Prepare(WithProcessLimit(0), inProcess)
 	spare.Lock()

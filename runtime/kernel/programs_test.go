@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -51,9 +52,7 @@ func progGit(t testing.TB, dir string, args ...string) string {
 
 func newProgRepo(t testing.TB) *progRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	guarantee.Program(t, "git")
 	r := &progRepo{ws: t.TempDir(), marker: filepath.Join(t.TempDir(), "ran")}
 	progGit(t, r.ws, "init", "-q", "-b", "main")
 	progGit(t, r.ws, "config", "user.name", "a")
@@ -517,9 +516,7 @@ func TestCurlAndWgetIgnoreWorkspaceConfig(t *testing.T) {
 // TestNpmIgnoresProjectConfig: npm reads .npmrc from the project (cwd) and
 // HOME; the npm_config_* variables beat both.
 func TestNpmIgnoresProjectConfig(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not installed")
-	}
+	guarantee.Program(t, "npm")
 	if testing.Short() {
 		t.Skip("slow: runs in make test-all")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
@@ -57,7 +58,7 @@ func TestRetireIdle(t *testing.T) {
 // program or another access gets another.
 func TestSpawnersAreReused(t *testing.T) {
 	if _, ok := sandbox.Available(); !ok {
-		t.Skip("without Landlock every policy shares the unrestricted spawner")
+		guarantee.Missing(t, "without Landlock every policy shares the unrestricted spawner")
 	}
 	k := newKernel(t, WithConfinement(sandbox.BestEffort), inProcess)
 	mine := func() map[*spawner]bool { // the spawners of k's workspace

@@ -135,6 +135,7 @@ type Loader struct {
 	kernel *kernel.Kernel
 	cfg    config
 	set    *fileSet[*base.CommandToolBase]
+	armed  armedSignal
 }
 
 // Loaded is one tool loaded from a descriptor file.

@@ -71,16 +71,18 @@ func TestWatchReloadsOnlyTheChangedFile(t *testing.T) {
 	changed := make(chan Snapshot, 10)
 	done := make(chan error, 1)
 	go func() { done <- l.Watch(ctx, func(s Snapshot) { changed <- s }) }()
-	// Watch's first scan reads every file once; wait for it to finish.
-	seen := map[string]int{}
-	for deadline := time.Now().Add(5 * time.Second); len(seen) < 200; time.Sleep(5 * time.Millisecond) {
-		require.False(t, time.Now().After(deadline), "Watch's first scan parsed %d files, want all 200", len(seen))
-		for name, n := range parses() {
-			seen[name] += n
-		}
+	// Watch's first scan reads every file once; it is done when the
+	// watch is armed.
+	select {
+	case <-l.Watching():
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "Watch was not armed")
 	}
-	time.Sleep(20 * time.Millisecond)
-	require.Empty(t, parses(), "parsed after the first scan, before any change")
+	first := parses()
+	require.Len(t, first, 200, "Watch's first scan")
+	for name, n := range first {
+		require.Equal(t, 1, n, "%s parsed by the first scan", name)
+	}
 	// Saved atomically (temporary file renamed over it), so no reader can
 	// catch it half-written and parse it twice.
 	tmp := filepath.Join(dir, ".t0123.tool.json.tmp")

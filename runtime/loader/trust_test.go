@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/internal/kerneltest"
 	"github.com/nanogpt/toolgen/runtime/loader"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -53,9 +54,7 @@ func TestTrustGroupWritableOnlyForOwnGroup(t *testing.T) {
 	tools, problems := l.LoadAll()
 	require.Len(t, tools, 1, "own group: %v", problems)
 	require.Empty(t, problems, "own group")
-	if os.Geteuid() != 0 {
-		t.Skip("changing a file's group to another group needs root")
-	}
+	guarantee.AsRoot(t, "changing a file's group to another group")
 	require.NoError(t, os.Chown(path, -1, os.Getegid()+4242))
 	l, err = loader.New(dir, kerneltest.New(t, nil))
 	require.NoError(t, err)
@@ -66,9 +65,7 @@ func TestTrustGroupWritableOnlyForOwnGroup(t *testing.T) {
 }
 
 func TestTrustRefusesForeignOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("giving a file to another user needs root")
-	}
+	guarantee.AsRoot(t, "giving a file to another user")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.tool.json")
 	writeMode(t, path, trustDesc("x_tool"), 0o644)
@@ -98,7 +95,6 @@ func TestTrustRefusesWorldWritableDir(t *testing.T) {
 // a writable file or through a writable directory. Cases that need another
 // owner run as root only; the others run as every user.
 func TestTrustAttacks(t *testing.T) {
-	root := os.Geteuid() == 0
 	const other = 4242 // a user that is neither root nor the one running the test
 	for _, c := range []struct {
 		name     string
@@ -153,8 +149,8 @@ func TestTrustAttacks(t *testing.T) {
 		}, fileErr: "/sub, which is owned by uid 4242, neither root nor the user"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.needRoot && !root {
-				t.Skip("giving a file to another user or group needs root; the rule itself is TestTrustedOwner's")
+			if c.needRoot {
+				guarantee.AsRoot(t, "giving a file to another user or group; the rule itself is TestTrustedOwner's")
 			}
 			dir := filepath.Join(t.TempDir(), "tools")
 			require.NoError(t, os.Mkdir(dir, 0o755))

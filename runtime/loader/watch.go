@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -41,7 +42,65 @@ func (l *Loader) Watch(ctx context.Context, onChange func(Snapshot)) error {
 			onChange(l.Snapshot())
 		}
 	}
-	return watchDir(ctx, l.set.real, l.set, l.cfg.debounce, notify)
+	armed := false
+	defer func() {
+		if armed {
+			l.armed.leave()
+		}
+	}()
+	return watchDir(ctx, l.set.real, l.set, l.cfg.debounce, notify, func() {
+		armed = true
+		l.armed.enter()
+	})
+}
+
+// Watching returns a channel that is closed once a Watch of l is in place:
+// its watch on the directory is set up and the directory rescanned, so
+// every change made from then on is seen by that Watch (and handed to its
+// onChange after the debounce). Taken while no Watch is in place, the
+// channel is closed by the next Watch to arm; it stays closed until every
+// Watch of l has returned, and the next call returns a new one.
+func (l *Loader) Watching() <-chan struct{} { return l.armed.wait() }
+
+// armedSignal is Watching's channel: closed while at least one Watch is
+// armed.
+type armedSignal struct {
+	mu    sync.Mutex
+	c     chan struct{}
+	count int // Watches armed and not returned
+}
+
+func (a *armedSignal) wait() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.c == nil {
+		a.c = make(chan struct{})
+	}
+	return a.c
+}
+
+// enter marks one Watch armed.
+func (a *armedSignal) enter() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.c == nil {
+		a.c = make(chan struct{})
+	}
+	if a.count == 0 {
+		close(a.c)
+	}
+	a.count++
+}
+
+// leave marks an armed Watch returned: when none is left, the next wait
+// gets a new channel.
+func (a *armedSignal) leave() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.count--
+	if a.count == 0 {
+		a.c = nil
+	}
 }
 
 // watched is what the watcher drives: a fileSet of any kind.
@@ -53,7 +112,8 @@ type watched interface {
 }
 
 // watchDir watches dir (absolute, symlinks resolved) for set.
-func watchDir(ctx context.Context, dir string, set watched, debounce time.Duration, notify func()) error {
+// armed is called once the watch is in place and the directory rescanned.
+func watchDir(ctx context.Context, dir string, set watched, debounce time.Duration, notify, armed func()) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("loader: watch %s: %w", dir, err)
@@ -79,6 +139,7 @@ func watchDir(ctx context.Context, dir string, set watched, debounce time.Durati
 		return err
 	}
 	handOn()
+	armed()
 	d := debouncer{quiet: debounce, max: max(maxDelay, debounce)}
 	defer d.stop()
 	pending := map[string]bool{}

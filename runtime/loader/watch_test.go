@@ -48,8 +48,60 @@ func startWatch(t *testing.T, l *loader.Loader) *watcher {
 		})
 	}()
 	t.Cleanup(func() { w.stop() })
-	time.Sleep(20 * time.Millisecond) // let the watch be set up before the test writes
+	waitArmed(t, l.Watching())
 	return w
+}
+
+// waitArmed waits until armed (a Loader.Watching channel) is closed.
+func waitArmed(t *testing.T, armed <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-armed:
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "Watch was not armed within 10 s")
+	}
+}
+
+// TestWatchingSignal: Watching is not ready before a Watch is armed, is
+// once it is (a write made then is seen at once, with no time to settle),
+// and is not again after the Watch returned until the next one arms.
+func TestWatchingSignal(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.tool.json", desc("a", "A"))
+	l := newLoader(t, dir)
+	l.LoadAll()
+	before := l.Watching()
+	select {
+	case <-before:
+		require.FailNow(t, "Watching is ready with no Watch")
+	default:
+	}
+	for round := range 3 {
+		w := startWatch(t, l) // waits on Watching
+		select {
+		case <-before:
+		default:
+			require.FailNow(t, "the channel taken before the Watch was not closed when it armed")
+		}
+		write(t, dir, "a.tool.json", desc("a", fmt.Sprint("round ", round)))
+		want := fmt.Sprintf("a=round %d@a.tool.json", round)
+		w.await(want, is(want))
+		require.NoError(t, w.stop())
+		before = l.Watching()
+		select {
+		case <-before:
+			require.FailNow(t, "Watching is ready after the Watch returned")
+		default:
+		}
+	}
+	// A Watch that cannot arm (the directory is gone) never makes it ready.
+	require.NoError(t, os.RemoveAll(dir))
+	require.Error(t, l.Watch(context.Background(), nil))
+	select {
+	case <-l.Watching():
+		require.FailNow(t, "Watching is ready after a Watch that failed")
+	default:
+	}
 }
 
 func (w *watcher) stop() error {
@@ -286,7 +338,7 @@ func TestWatchNoLeak(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- l.Watch(ctx, nil) }()
-		time.Sleep(5 * time.Millisecond)
+		waitArmed(t, l.Watching())
 		write(t, dir, "a.tool.json", desc("a", fmt.Sprint(i))) // leave work in flight
 		cancel()
 		select {

@@ -115,6 +115,7 @@ type Server struct {
 	logger  *slog.Logger
 	maxArgs int
 	maxMsg  int
+	grace   time.Duration // eofGrace; this package's tests set another
 	slots   chan struct{} // one token per running call
 	syncMu  sync.Mutex    // serialises Sync
 	mu      sync.RWMutex  // guards served
@@ -176,7 +177,7 @@ func New(reg *tool.Registry, opts ...Option) (*Server, error) {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{reg: reg, logger: c.logger, maxArgs: c.maxArgs, maxMsg: c.maxMessage,
+	s := &Server{reg: reg, logger: c.logger, maxArgs: c.maxArgs, maxMsg: c.maxMessage, grace: eofGrace,
 		slots: make(chan struct{}, c.maxCalls), served: map[string]served{}, wrap: c.wrap, refused: c.refused}
 	s.callsCtx, s.stopCalls = context.WithCancelCause(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: c.name, Version: c.version}, &sdk.ServerOptions{
@@ -531,7 +532,7 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	sess, cctx := newSession(ctx, "stdio")
 	defer sess.cancel(errClientGone)
-	t := &lineTransport{r: r, w: w, max: s.maxMsg, logger: s.logger,
+	t := &lineTransport{r: r, w: w, max: s.maxMsg, grace: s.grace, logger: s.logger,
 		onEOF: func() { sess.cancel(errClientGone) }}
 	ss, err := s.sdk.Connect(cctx, t, nil)
 	if err != nil {

@@ -25,10 +25,11 @@ import (
 type lineTransport struct {
 	r      io.Reader
 	w      io.Writer
-	max    int          // longest line read, in bytes
-	onEOF  func()       // cancels the session's calls; called once when r ends
-	logger *slog.Logger // never nil
-	ended  atomic.Bool  // r reached its end: the client closed the connection
+	max    int           // longest line read, in bytes
+	grace  time.Duration // how long the requests read get once r ends
+	onEOF  func()        // cancels the session's calls; called once when r ends
+	logger *slog.Logger  // never nil
+	ended  atomic.Bool   // r reached its end: the client closed the connection
 }
 
 // Connect implements sdk.Transport; it is called once per session.
@@ -276,10 +277,10 @@ func (c *lineConn) reject(id json.RawMessage, code int64, msg string) {
 // commands); then the session's calls are cancelled, their process groups
 // killed, and it waits (at most drainTimeout) for the answers.
 func (c *lineConn) drain() {
-	if !c.waitAnswered(eofGrace) && c.t.onEOF != nil {
+	if !c.waitAnswered(c.t.grace) && c.t.onEOF != nil {
 		c.t.onEOF()
 		if !c.waitAnswered(drainTimeout) {
-			c.t.logger.Warn("input ended; requests left unanswered", "after", eofGrace+drainTimeout)
+			c.t.logger.Warn("input ended; requests left unanswered", "after", c.t.grace+drainTimeout)
 		}
 		return
 	}

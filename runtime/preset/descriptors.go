@@ -149,6 +149,17 @@ func (p *Preset) DescriptorProblems() []error {
 	return slices.Clone(p.descriptors.problems)
 }
 
+// Watching returns a channel that is closed once a Watch of p is in place
+// (see loader.Loader.Watching): a change made to the tools directory from
+// then on is seen. It is nil, and never ready, when the preset has no tools
+// directory.
+func (p *Preset) Watching() <-chan struct{} {
+	if p.descriptors == nil {
+		return nil
+	}
+	return p.descriptors.loader.Watching()
+}
+
 // Watch keeps the descriptor tools current until ctx ends: each change in
 // the tools directory is reloaded (debounced, only the changed files read
 // again; see loader.Loader.Watch), the registry's descriptor group is

@@ -195,7 +195,7 @@ func TestWatchSwapsAtomically(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(30 * time.Millisecond)
+	waitWatching(t, p)
 	for round := 1; round <= 10; round++ {
 		for i := range n {
 			write(t, dir, fmt.Sprintf("t%02d.tool.json", i), desc(fmt.Sprintf("tool_%02d", i), fmt.Sprintf("v%d", round)))
@@ -258,5 +258,16 @@ func TestWatchSwapsAtomically(t *testing.T) {
 	cancel()
 	if err := <-watchDone; err != nil {
 		t.Errorf("Watch returned %v", err)
+	}
+}
+
+// waitWatching waits until a Watch of p is armed: a change made then is
+// seen.
+func waitWatching(t *testing.T, p *preset.Preset) {
+	t.Helper()
+	select {
+	case <-p.Watching():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Watch was not armed within 10 s")
 	}
 }

@@ -72,7 +72,7 @@ func TestWithOnlyFiltersReloads(t *testing.T) {
 	changed := make(chan struct{}, 16)
 	done := make(chan error, 1)
 	go func() { done <- p.Watch(ctx, func() { changed <- struct{}{} }) }()
-	time.Sleep(100 * time.Millisecond) // let the watcher start
+	waitWatching(t, p)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "extra.tool.json"), []byte(desc("extra_tool", "Extra")), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "count.tool.json"), []byte(desc("count_lines", "Count lines again")), 0o644))
 	deadline := time.After(10 * time.Second)

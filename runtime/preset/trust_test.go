@@ -166,7 +166,7 @@ func TestToolsDirRefusedUnderWatch(t *testing.T) {
 	defer cancel()
 	changed := make(chan struct{}, 16)
 	go p.Watch(ctx, func() { changed <- struct{}{} })
-	time.Sleep(100 * time.Millisecond) // let the watcher start
+	waitWatching(t, p)
 	require.NoError(t, os.WriteFile(filepath.Join(tools, "late.tool.json"), []byte(`{"name":"late","description":"d","command":"echo hi"}`), 0o644))
 	deadline := time.After(5 * time.Second)
 	for {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -213,7 +214,7 @@ func TestOrdinaryToolsWork(t *testing.T) {
 			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
 			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v\n%s", args, err, out)
+			guarantee.Missing(t, "git %v: %v\n%s", args, err, out)
 		}
 	}
 	git("init", "-q", ".")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -61,7 +62,7 @@ func netHelper(args []string) int {
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if abi, ok := sandbox.Available(); !ok {
-		t.Skipf("Landlock cannot enforce the policies here (ABI %d, need 4): nothing to test", abi)
+		guarantee.Missing(t, "Landlock cannot enforce the policies here (ABI %d, need 4)", abi)
 	}
 }
 

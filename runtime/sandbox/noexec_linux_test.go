@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"golang.org/x/sys/unix"
+
+	"github.com/nanogpt/toolgen/internal/guarantee"
 )
 
 // TestKeptFlags: a bind remount repeats read-only and the atime policy of
@@ -59,12 +61,13 @@ func TestNoExecAvailableNamesTheCause(t *testing.T) {
 // nosymfollow), through mount_setattr and through the remount fallback
 // used where it is missing; the host's mounts are left as they were.
 func TestNoExecSubmounts(t *testing.T) {
+	guarantee.AsRoot(t, "mounting a tmpfs, and the noexec workspace outside a call's user namespace")
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ok, why := NoExecAvailable(dir); !ok {
-		t.Skip(why)
+		guarantee.Missing(t, "%s", why)
 	}
 	rw, ro := filepath.Join(dir, "rw"), filepath.Join(dir, "a b", "ro")
 	for _, p := range []string{rw, ro} {
@@ -73,7 +76,7 @@ func TestNoExecSubmounts(t *testing.T) {
 		}
 	}
 	if err := unix.Mount("toolgen-test", rw, "tmpfs", 0, "size=1m"); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v", err)
+		guarantee.Missing(t, "cannot mount a tmpfs here: %v", err)
 	}
 	t.Cleanup(func() { _ = unix.Unmount(rw, unix.MNT_DETACH) })
 	if err := unix.Mount("toolgen-test", ro, "tmpfs", unix.MS_RDONLY|unix.MS_NOSYMFOLLOW, "size=1m"); err != nil {
