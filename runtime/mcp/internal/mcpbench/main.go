@@ -5,7 +5,7 @@
 // through "toolgen serve" over stdio and over Streamable HTTP (loopback),
 // each with --confine off and with the default confinement. For each it
 // prints the sequential median (one call at a time), the calls/s with 8
-// calls in flight, and the server's RSS (current and peak) after 1,000
+// calls in flight, and the server's RSS (current and peak) and PSS after 1,000
 // calls. With -commands it adds the rows of mcp-server-commands (the npm
 // package: a Node server whose run_command tool runs "echo hi" through
 // sh -c), for the same comparison against a server that confines nothing.
@@ -65,15 +65,16 @@ const inFlight = 8
 // row is one line of the table: a way to make calls, and what was measured.
 type row struct {
 	name    string
-	callers []func() error        // inFlight callers (clients or sessions)
-	rss     func() (int64, int64) // KiB; nil for the floor
-	cpu     func() time.Duration  // CPU time of the server and its reaped children; nil for the floor
+	callers []func() error               // inFlight callers (clients or sessions)
+	rss     func() (int64, int64, int64) // RSS, peak RSS, PSS in KiB; nil for the floor
+	cpu     func() time.Duration         // CPU time of the server and its reaped children; nil for the floor
 
 	times     []time.Duration // sequential calls
 	parCalls  int
 	parTime   time.Duration
 	rssNow    int64
 	rssPeak   int64
+	pss       int64
 	callsMade int
 	cpu0      time.Duration // at the end of the warm-up
 	cpuUsed   time.Duration // since then, up to total calls
@@ -229,7 +230,7 @@ func measure(rows []*row, seq, par, total int) error {
 			}
 		}
 		if r.rss != nil {
-			r.rssNow, r.rssPeak = r.rss()
+			r.rssNow, r.rssPeak, r.pss = r.rss()
 		}
 		if r.cpu != nil {
 			r.cpuUsed = r.cpu() - r.cpu0
@@ -282,17 +283,19 @@ func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
 	for _, r := range rows {
 		w = max(w, len(r.name))
 	}
-	fmt.Printf("%-*s %11s %10s %11s %8s %13s %13s\n", w, "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "CPU µs/call")
+	fmt.Printf("%-*s %11s %10s %11s %8s %13s %8s %13s\n", w, "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "PSS MiB", "CPU µs/call")
 	for _, r := range rows {
-		rss, cpu := "-", "-"
+		rss, pss, cpu := "-", "-", "-"
 		if r.rss != nil {
 			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rssNow)/1024, float64(r.rssPeak)/1024)
+			pss = fmt.Sprintf("%.1f", float64(r.pss)/1024)
 			cpu = fmt.Sprintf("%.0f", float64(r.cpuUsed.Microseconds())/float64(r.callsMade-20))
 		}
 		m := median(r)
-		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, cpu)
+		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %8s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, pss, cpu)
 	}
-	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server; load average %s before, %s after)\n",
+	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server, "+
+		"summed over the server and its spawner process, which map the same executable: PSS counts those shared pages once; load average %s before, %s after)\n",
 		seq, par, inFlight, total, load0, load1)
 }
 
@@ -386,7 +389,7 @@ func startServer(cmd *exec.Cmd, transport string, tool echoTool) (*row, func(), 
 		}
 	}
 	stops = append(stops, func() { cs.Close() })
-	r := &row{rss: func() (int64, int64) { return rssOf(pid) }, cpu: func() time.Duration { return cpuOf(pid) }}
+	r := &row{rss: func() (int64, int64, int64) { return rssOf(pid) }, cpu: func() time.Duration { return cpuOf(pid) }}
 	for range inFlight {
 		r.callers = append(r.callers, callEcho(cs, tool))
 	}
@@ -431,14 +434,30 @@ func listening(stderr io.Reader) (string, error) {
 	return "", fmt.Errorf("the server did not start in time")
 }
 
-// rssOf returns VmRSS and VmHWM of pid and its spawner process (the
-// kernel forks calls from it: its memory is the server's), in KiB.
-func rssOf(pid int) (rss, peak int64) {
+// rssOf returns VmRSS, VmHWM and PSS of pid and its spawner process (the
+// kernel forks calls from it: its memory is the server's), summed, in KiB.
+func rssOf(pid int) (rss, peak, pss int64) {
 	for _, p := range withSpawner(pid) {
 		r, pk := rssOne(p)
-		rss, peak = rss+r, peak+pk
+		rss, peak, pss = rss+r, peak+pk, pss+pssOne(p)
 	}
-	return rss, peak
+	return rss, peak, pss
+}
+
+// pssOne returns the proportional set size of pid, in KiB: a page shared
+// by n processes counts 1/n in each.
+func pssOne(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		var v int64
+		if _, err := fmt.Sscanf(line, "Pss: %d kB", &v); err == nil {
+			return v
+		}
+	}
+	return 0
 }
 
 // withSpawner returns pid and its children named toolgen-spawner.
@@ -574,7 +593,7 @@ func startRaw(cmd *exec.Cmd, tool echoTool) (*row, func(), error) {
 	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
 		return nil, stop, err
 	}
-	r := &row{rss: func() (int64, int64) { return rssOf(cmd.Process.Pid) }, cpu: func() time.Duration { return cpuOf(cmd.Process.Pid) }}
+	r := &row{rss: func() (int64, int64, int64) { return rssOf(cmd.Process.Pid) }, cpu: func() time.Duration { return cpuOf(cmd.Process.Pid) }}
 	params, err := json.Marshal(map[string]any{"name": tool.name, "arguments": tool.args})
 	if err != nil {
 		return nil, stop, err
