@@ -5,7 +5,8 @@
 // through "toolgen serve" over stdio and over Streamable HTTP (loopback),
 // each with --confine off and with the default confinement. For each it
 // prints the sequential median (one call at a time), the calls/s with 8
-// calls in flight, and the server's RSS (current and peak) and PSS after 1,000
+// calls in flight, and the server's RSS (current and peak, and with the
+// pages it shares with its spawner process counted once) after 1,000
 // calls. With -commands it adds the rows of mcp-server-commands (the npm
 // package: a Node server whose run_command tool runs "echo hi" through
 // sh -c), for the same comparison against a server that confines nothing.
@@ -66,7 +67,7 @@ const inFlight = 8
 type row struct {
 	name    string
 	callers []func() error               // inFlight callers (clients or sessions)
-	rss     func() (int64, int64, int64) // RSS, peak RSS, PSS in KiB; nil for the floor
+	rss     func() (int64, int64, int64) // RSS, peak RSS, RSS counting shared pages once, in KiB; nil for the floor
 	cpu     func() time.Duration         // CPU time of the server and its reaped children; nil for the floor
 
 	times     []time.Duration // sequential calls
@@ -74,7 +75,7 @@ type row struct {
 	parTime   time.Duration
 	rssNow    int64
 	rssPeak   int64
-	pss       int64
+	once      int64
 	callsMade int
 	cpu0      time.Duration // at the end of the warm-up
 	cpuUsed   time.Duration // since then, up to total calls
@@ -230,7 +231,7 @@ func measure(rows []*row, seq, par, total int) error {
 			}
 		}
 		if r.rss != nil {
-			r.rssNow, r.rssPeak, r.pss = r.rss()
+			r.rssNow, r.rssPeak, r.once = r.rss()
 		}
 		if r.cpu != nil {
 			r.cpuUsed = r.cpu() - r.cpu0
@@ -283,19 +284,20 @@ func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
 	for _, r := range rows {
 		w = max(w, len(r.name))
 	}
-	fmt.Printf("%-*s %11s %10s %11s %8s %13s %8s %13s\n", w, "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "PSS MiB", "CPU µs/call")
+	fmt.Printf("%-*s %11s %10s %11s %8s %13s %8s %13s\n", w, "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "once MiB", "CPU µs/call")
 	for _, r := range rows {
-		rss, pss, cpu := "-", "-", "-"
+		rss, once, cpu := "-", "-", "-"
 		if r.rss != nil {
 			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rssNow)/1024, float64(r.rssPeak)/1024)
-			pss = fmt.Sprintf("%.1f", float64(r.pss)/1024)
+			once = fmt.Sprintf("%.1f", float64(r.once)/1024)
 			cpu = fmt.Sprintf("%.0f", float64(r.cpuUsed.Microseconds())/float64(r.callsMade-20))
 		}
 		m := median(r)
-		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %8s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, pss, cpu)
+		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %8s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, once, cpu)
 	}
 	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server, "+
-		"summed over the server and its spawner process, which map the same executable: PSS counts those shared pages once; load average %s before, %s after)\n",
+		"summed over the server and its spawner process, which map the same executable; once: the server's RSS and the spawner's private pages, "+
+		"the pages they share counted once; load average %s before, %s after)\n",
 		seq, par, inFlight, total, load0, load1)
 }
 
@@ -434,30 +436,41 @@ func listening(stderr io.Reader) (string, error) {
 	return "", fmt.Errorf("the server did not start in time")
 }
 
-// rssOf returns VmRSS, VmHWM and PSS of pid and its spawner process (the
-// kernel forks calls from it: its memory is the server's), summed, in KiB.
-func rssOf(pid int) (rss, peak, pss int64) {
-	for _, p := range withSpawner(pid) {
+// rssOf returns VmRSS and VmHWM of pid and its spawner process (the
+// kernel forks calls from it: its memory is the server's), summed, and
+// pid's VmRSS plus the spawner's private pages (the pages they share, the
+// executable's among them, counted once), in KiB.
+func rssOf(pid int) (rss, peak, once int64) {
+	for i, p := range withSpawner(pid) {
 		r, pk := rssOne(p)
-		rss, peak, pss = rss+r, peak+pk, pss+pssOne(p)
+		rss, peak = rss+r, peak+pk
+		if i == 0 {
+			once = r
+		} else {
+			once += privateOf(p)
+		}
 	}
-	return rss, peak, pss
+	return rss, peak, once
 }
 
-// pssOne returns the proportional set size of pid, in KiB: a page shared
-// by n processes counts 1/n in each.
-func pssOne(pid int) int64 {
+// privateOf returns the resident pages of pid that no other process maps,
+// in KiB.
+func privateOf(pid int) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
 	if err != nil {
 		return 0
 	}
+	var sum int64
 	for _, line := range strings.Split(string(data), "\n") {
 		var v int64
-		if _, err := fmt.Sscanf(line, "Pss: %d kB", &v); err == nil {
-			return v
+		if _, err := fmt.Sscanf(line, "Private_Clean: %d kB", &v); err == nil {
+			sum += v
+		}
+		if _, err := fmt.Sscanf(line, "Private_Dirty: %d kB", &v); err == nil {
+			sum += v
 		}
 	}
-	return 0
+	return sum
 }
 
 // withSpawner returns pid and its children named toolgen-spawner.
