@@ -127,10 +127,11 @@ const (
 	tokOperand                // an operand
 	tokSub                    // the subcommand
 	tokEnd                    // "--", ending the options
+	tokCommand                // a word of the command a CodeCommand option runs, after its program
 )
 
 func (k tokKind) String() string {
-	return [...]string{"option", "option value", "operand", "subcommand", "end of options"}[k]
+	return [...]string{"option", "option value", "operand", "subcommand", "end of options", "command word"}[k]
 }
 
 // token is one option, value, operand or subcommand.
@@ -185,6 +186,10 @@ type grammar struct {
 	argLong  []string // long options taking a value
 	known    []string // every long option the binary is known to have
 	abbrev   bool     // long options may be abbreviated
+	shortEq  bool     // an attached short value drops a leading '='
+	cmdShort string   // options whose value is a command (execRules.CmdShort)
+	cmdLong  []string //
+	cmdPlus  bool     // "{} +" ends such a command too
 }
 
 // hasShort reports whether r is in set.
@@ -262,12 +267,31 @@ func (s *scanner) takeNext(t *token, i int) int {
 	return i
 }
 
+// command reads the arguments of the command whose program is word i (a
+// CodeCommand option's value): the words up to a lone ";", or a "+" right
+// after a "{}" where cmdPlus, which it reads too. It returns the last word
+// read.
+func (s *scanner) command(i int) int {
+	words := s.c.words
+	for j := i + 1; j < len(words); j++ {
+		w := words[j].text
+		if w == ";" || w == "+" && s.g.cmdPlus && j > i+1 && words[j-1].text == "{}" {
+			return j
+		}
+		s.add(token{word: j, kind: tokCommand})
+	}
+	return len(words) - 1
+}
+
 // longOption reads "--name", "--name=value" or "--name value".
 func (s *scanner) longOption(i int) int {
 	written, value, hasEq := strings.Cut(s.c.words[i].text[2:], "=")
 	name, takesArg, known := s.g.resolveLong(written)
 	t := token{word: i, kind: tokOption, name: "--" + name, long: true, written: "--" + written, value: value, hasValue: hasEq, inWord: hasEq}
 	s.certain = hasEq || known
+	if known && !hasEq && slices.Contains(s.g.cmdLong, name) {
+		return s.command(s.takeNext(&t, i))
+	}
 	if !hasEq && takesArg {
 		return s.takeNext(&t, i)
 	}
@@ -305,6 +329,16 @@ func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
 		rest := letters[j+size:]
 		t := token{word: i, kind: tokOption, name: "-" + string(r), written: "-" + string(r)}
 		switch {
+		case hasShort(s.g.cmdShort, r) && !oldStyle:
+			if rest != "" { // the command is this one word (clap: -x=sh is sh)
+				if s.g.shortEq {
+					rest = strings.TrimPrefix(rest, "=")
+				}
+				t.value, t.hasValue, t.inWord = rest, true, true
+				s.add(t)
+				return next
+			}
+			return s.command(s.takeNext(&t, next))
 		case hasShort(s.g.argShort, r) && oldStyle:
 			// tar's old style: the values follow in the next words, in order.
 			t2 := t
@@ -334,7 +368,8 @@ func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
 // read tokenises the command for rules r.
 func (c *Command) read() {
 	r := c.rules
-	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.Abbrev}
+	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.abbrevAt(false),
+		shortEq: r.ShortEq, cmdShort: r.CmdShort, cmdLong: r.CmdLong, cmdPlus: r.CmdPlus}
 	s := &scanner{c: c, g: top, style: r.Style, certain: true}
 	i := 1
 	if r.OldStyle && len(c.words) > 1 && c.words[1].text != "" && c.words[1].text[0] != '-' {
@@ -469,23 +504,29 @@ func (c *Command) matchOption(short string, long []string, t *token) bool {
 	written := strings.TrimPrefix(t.written, "--")
 	resolved := strings.TrimPrefix(t.name, "--")
 	for _, l := range long {
-		if c.matchLong(l, written, resolved) {
+		if c.matchLong(l, written, resolved, c.rules.abbrevAt(t.sub)) {
 			return true
 		}
 	}
 	return false
 }
 
+// abbrevAt reports whether long options may be abbreviated before the
+// subcommand (sub false) or after it: a program with subcommands takes
+// abbreviations after it only (git's top level takes none).
+func (r *execRules) abbrevAt(sub bool) bool { return r.Abbrev && (sub || !r.Subcommands) }
+
 // matchLong matches one refused long option l against an option written as
-// written and resolved as resolved.
-func (c *Command) matchLong(l, written, resolved string) bool {
+// written and resolved as resolved; abbrev says whether long options may
+// be abbreviated where it stands.
+func (c *Command) matchLong(l, written, resolved string, abbrev bool) bool {
 	stem, isStem := strings.CutSuffix(l, "*")
 	switch {
 	case isStem && (strings.HasPrefix(written, stem) || strings.HasPrefix(resolved, stem)):
 		return true
 	case !isStem && (written == l || resolved == l):
 		return true
-	case !c.rules.Abbrev || written == "":
+	case !abbrev || written == "":
 		return false
 	}
 	// An abbreviation: refused when it may stand for l (MayStandFor).

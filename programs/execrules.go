@@ -44,6 +44,16 @@ type execRules struct {
 	// Check must know them ("git config --file --get a b" sets a in the
 	// file "--get").
 	SubArgs map[string]SubArgs
+	// ShortEq: an attached short value may begin with '=', which the
+	// program drops (Grammar.ShortEq).
+	ShortEq bool
+	// CmdShort and CmdLong are the top level's CodeCommand options (fd's
+	// -x, --exec): a separate value is a command whose arguments follow it
+	// up to a lone ";" (or "{} +" where CmdPlus), words the program does
+	// not read as its own.
+	CmdShort string
+	CmdLong  []string
+	CmdPlus  bool
 
 	// Rows are the refused options, words and subcommands.
 	Rows []execRow
@@ -94,7 +104,13 @@ func fromProgram(p *Program) *execRules {
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
 		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check}
 	r.SubArgs = g.SubArgs // read only
+	r.ShortEq = g.ShortEq
 	for _, o := range p.Code {
+		if o.Kind == CodeCommand && o.Sub == "" && (o.Short != "" || len(o.Long) > 0) {
+			r.CmdShort += o.Short
+			r.CmdLong = append(r.CmdLong, o.Long...)
+			r.CmdPlus = r.CmdPlus || o.PlusEnds
+		}
 		if o.ExecWhy == "" {
 			continue
 		}

@@ -12,7 +12,7 @@ var _ = register(&Program{
 	Names:   []string{"find", "gfind", "bfs"},
 	Grammar: Grammar{WordsOnly: true},
 	Code: []CodeOption{
-		{Words: []string{"-exec", "-execdir", "-ok", "-okdir"}, Kind: CodeCommand, Why: "runs the command for each file found",
+		{Words: []string{"-exec", "-execdir", "-ok", "-okdir"}, Kind: CodeCommand, PlusEnds: true, Why: "runs the command for each file found",
 			ExecWhy: "it runs a command for each file found"},
 	},
 	Rows: []Row{
@@ -25,7 +25,7 @@ var _ = register(&Program{
 
 var _ = register(&Program{
 	Names:   []string{"fd", "fdfind"},
-	Grammar: Grammar{ArgShort: "ctdEeSoj"},
+	Grammar: Grammar{ArgShort: "ctdEeSoj", ShortEq: true},
 	Code: []CodeOption{
 		{Short: "xX", Long: []string{"exec", "exec-batch"}, Kind: CodeCommand, Why: "runs the command for the files found",
 			ExecWhy: "it runs a command for the files found"},

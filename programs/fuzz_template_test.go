@@ -27,6 +27,18 @@ var sedSeeds = []string{
 	"sed --e={a} {b}", "sed -s -e p {a}", "sed --posix {a}", "sed -u -e 1p {a}", "sed -n x{a}", "sed -ne {a} p",
 }
 
+// readerSeeds are templates where the two readers have disagreed: a slot
+// near the command fd or find runs (attached, one word to fd; separate,
+// the words up to the end are its arguments; after a "+" that does not
+// end it), and a letter after git's subcommand that may or may not take a
+// value.
+var readerSeeds = []string{
+	"fd -X0 -0{a}", "fd -X echo -0{a}", "fd -x=wc -0{a}", "fd -Xecho -H{a} {b}", "fd --exec=echo -{a}",
+	"fd --exec echo -0{a} {b}", "fd -X sed -n + -e {a}", "find . -exec sed -n + -e {a} {} +",
+	"find . -exec echo + -exec {a} {} +", "find . -exec ls {} + -name {a}",
+	"git grep -AO{a}", "git grep -nO{a} x", "git grep -n -O{a}", "git clone -pu {a} x", "git --c={a}", "git --config-e={a} log",
+}
+
 // templateSeeds returns the templates of every testdata/*.txtar file's
 // template sections.
 func templateSeeds(t testing.TB) []string {
@@ -62,7 +74,7 @@ func templateSeeds(t testing.TB) []string {
 // out itself (the same line with every slot "0" holds it too). The seeds are every template of
 // testdata/*.txtar, for every program.
 func FuzzTemplateCode(f *testing.F) {
-	for _, s := range append(templateSeeds(f), sedSeeds...) {
+	for _, s := range append(append(templateSeeds(f), sedSeeds...), readerSeeds...) {
 		f.Add(s, "s/x/y/w")
 	}
 	f.Fuzz(func(t *testing.T, cmd, val string) {

@@ -487,10 +487,9 @@ var gitGrammar = Grammar{
 	Long: []string{"exec-path", "html-path", "man-path", "info-path", "paginate", "no-pager", "bare",
 		"no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs",
 		"icase-pathspecs", "no-optional-locks", "list-cmds", "version", "help", "no-advice"},
-	// After the subcommand: values of -e, -n, -m … are not option letters.
-	SubArgShort: "CceABnmFSGLlUbosXjpI",
 	SubArgs: map[string]SubArgs{
 		"config": {Short: "ft", Long: []string{"file", "blob", "type", "default", "comment", "value", "url"}},
+		"grep":   {Short: "ABCefm", Long: []string{"after-context", "before-context", "context", "max-count", "max-depth", "threads"}},
 	},
 }
 

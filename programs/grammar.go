@@ -46,20 +46,19 @@ type Grammar struct {
 	// OldStyle: a first argument without a dash is a cluster of option
 	// letters whose values are the next words (tar xIf PROG ARCHIVE).
 	OldStyle bool
+	// ShortEq: a short option's attached value may begin with '=', which
+	// the program drops (clap, fd: -x=sh runs sh).
+	ShortEq bool
 	// Subcommands: the first operand is a subcommand (git log); the options
 	// before it are the top level's (ArgShort … above), those after it the
-	// subcommand's: SubArgShort for any subcommand, plus SubArgs for the
-	// ones listed.
-	Subcommands bool
-	// SubArgShort are the option letters that take a value after any
-	// subcommand (git: -e, -n, -m …), as the template check reads them. The
-	// ExecTool, which takes the reading that refuses more, reads a letter
-	// after a subcommand as taking a value only where SubArgs lists it (git
+	// subcommand's: SubArgs lists, per subcommand, the options that take a
+	// value ("git config --file --get a b" sets a in the file "--get").
+	// Both readers read any other option after a subcommand as taking none,
+	// the reading that refuses more: the letters after it and the next word
+	// are read as options too (git grep -nO{x} runs the pager {x}; git
 	// clone -pu PROG is refused as -p -u PROG).
-	SubArgShort string
-	// SubArgs are, per subcommand, the options that take a value ("git
-	// config --file --get a b" sets a in the file "--get").
-	SubArgs map[string]SubArgs
+	Subcommands bool
+	SubArgs     map[string]SubArgs
 	// Pattern are the options that give the program its pattern ("-e",
 	// "--regexp", "-f", "--file"); when set, the first operand is the
 	// pattern unless one of them is given (grep, rg). A pattern is data: a
@@ -116,6 +115,12 @@ type CodeOption struct {
 	// Words are whole single-dash option words ("-exec" of find; "-TT" of
 	// zip, whose value may also be attached: -TT=cmd).
 	Words []string
+	// PlusEnds, for a CodeCommand option: a "+" right after a "{}" word
+	// ends the command, as ";" always does (find -exec … {} +); without
+	// it only ";" does (fd -x …). An attached command (fd -xCMD,
+	// --exec=CMD) is one word, and the words after it are the program's
+	// own (clap).
+	PlusEnds bool
 	// Optional: the value can only be attached (git grep -O<pager>,
 	// git --exec-path=<dir>); written alone the option takes no value.
 	Optional bool

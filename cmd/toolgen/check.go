@@ -75,7 +75,7 @@ func runCheck(c *command, env *cmdEnv, args []string) int {
 			return exitFor(err)
 		}
 		printer.print(env.stderr, problems)
-		printer.printNotes(env.stderr, hostNotes(t))                        // check_hosts.go
+		printer.printNotes(env.stderr, specNotes(t))                        // check_notes.go
 		printer.printNotes(env.stderr, trustNotes(*workspace, t, problems)) // check_trust.go
 		invalid = invalid || len(problems) > 0
 		if t.files == nil {

@@ -530,12 +530,19 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 	return i
 }
 
-// takesShort reports whether option letter c takes a value.
+// takesShort reports whether option letter c takes a value. After a
+// subcommand only the letters its SubArgs list do, as the ExecTool reads
+// them: a letter taken for a flag leaves the letters after it and the next
+// word to be read as options, which refuses more (git grep -nO{x} runs the
+// pager {x}).
 func (st *progState) takesShort(c byte) bool {
-	if st.p.Subcommands && !st.subDone {
+	switch {
+	case !st.p.Subcommands:
+		return strings.IndexByte(st.p.ArgShort, c) >= 0
+	case !st.subDone:
 		return st.p.top.TakesValue("-" + string(c))
 	}
-	return strings.IndexByte(st.p.ArgShort, c) >= 0
+	return strings.IndexByte(st.p.top.SubArgs[st.sub].Short, c) >= 0
 }
 
 // value records the value of the code option o: attached (rest, when not
@@ -548,6 +555,7 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 		st.scriptGiven = true
 	}
 	last := i
+	attached := rest != nil
 	if rest == nil {
 		if i+1 >= len(words) {
 			return i
@@ -555,21 +563,7 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 		rest, last = words[i+1], i+1
 	}
 	if o.Kind == codeCommand {
-		// The command: its first word (attached or the next) is the program,
-		// the words up to a lone ";" or "+" its arguments.
-		end := last + 1
-		for end < len(words) && !(len(words[end]) == 1 && (words[end][0].Lit == ";" || words[end][0].Lit == "+")) {
-			end++
-		}
-		if len(rest) == 1 && rest[0].Slot == "" && rest[0].Lit != "" {
-			sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: rest[0].Lit})
-			sc.program(rest[0].Lit, words[last+1:end], depth+1)
-		} else {
-			for _, s := range slotsOf(rest) {
-				sc.add(codeSite{slot: s, prog: st.name, opt: opt, full: full, kind: o.Kind, why: o.Why, cmd: true})
-			}
-		}
-		return end - 1
+		return sc.command(st, o, opt, full, rest, attached, words, last, depth)
 	}
 	if o.Kind == codeScript {
 		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, script: st.p.Script, via: opt, word: rest})
@@ -579,6 +573,56 @@ func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Wo
 		sc.add(codeSite{slot: s, prog: st.name, opt: opt, full: full, kind: o.Kind, why: o.Why})
 	}
 	return last
+}
+
+// command records the command a codeCommand option runs: its first word
+// (rest: attached, or words[last]) is the program, the words after it up
+// to the end commandEnd finds its arguments; it returns the index of the
+// last word consumed. An attached command is one word to a clap program
+// (fd -xCMD), whose own options follow; other readers may take the words
+// after it as the command's arguments, so they are read both ways.
+func (sc *scanner) command(st *progState, o *codeOption, opt, full string, rest Word, attached bool, words []Word, last, depth int) int {
+	if attached && st.p.top.ShortEq && len(opt) == 2 && rest[0].Slot == "" {
+		rest = append(Word{{Lit: strings.TrimPrefix(rest[0].Lit, "=")}}, rest[1:]...) // clap: -x=sh runs sh
+		if rest[0].Lit == "" && len(rest) > 1 {
+			rest = rest[1:]
+		}
+	}
+	end := commandEnd(o, words, last+1)
+	if len(rest) == 1 && rest[0].Slot == "" && rest[0].Lit != "" {
+		sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: rest[0].Lit})
+		sc.program(rest[0].Lit, words[last+1:end], depth+1)
+	} else {
+		for _, s := range slotsOf(rest) {
+			sc.add(codeSite{slot: s, prog: st.name, opt: opt, full: full, kind: o.Kind, why: o.Why, cmd: true})
+		}
+	}
+	if attached {
+		return last
+	}
+	return end - 1
+}
+
+// commandEnd returns the index of the word that ends the command whose
+// arguments begin at words[from], or len(words): a lone ";", or a lone
+// "+" right after a lone "{}" where o.PlusEnds (find -exec … {} +); any
+// other "+" is an argument of the command.
+func commandEnd(o *codeOption, words []Word, from int) int {
+	lit := func(k int) string {
+		if len(words[k]) != 1 || words[k][0].Slot != "" {
+			return "\x00"
+		}
+		return words[k][0].Lit
+	}
+	for end := from; end < len(words); end++ {
+		switch w := lit(end); {
+		case w == ";":
+			return end
+		case w == "+" && o.PlusEnds && end > from && lit(end-1) == "{}":
+			return end
+		}
+	}
+	return len(words)
 }
 
 func (sc *scanner) add(s codeSite) { sc.out.sites = append(sc.out.sites, s) }

@@ -188,6 +188,27 @@ var codeCases = []codeCase{
 	{"fd {p} --exec={c}", nil, refused("c", "fd's --exec")},
 	{"fd {p} --exec-batch {c}", nil, refused("c", "fd's --exec-batch")},
 	{"fd {p} -x wc -l {x}", nil, nil},
+	// fd (clap) takes an attached command as one word: the words after it
+	// are fd's own options; -x=CMD runs CMD.
+	{"fd -X0 -0{a}", nil, map[string]string{"arguments.a": `option letters or in the option name of "-0{a}"`}},
+	{"fd -x=sh", nil, refused("command", `fd's -x runs "sh", which is on the deny list`)},
+	{"fd -X=bash {p}", nil, refused("command", `fd's -X runs "bash", which is on the deny list`)},
+	{"fd -x={c}", nil, refused("c", "fd's -x")},
+	{"fd -Xsed -n {s}", nil, refused("s", "sed's script")},
+	// The command runs to ";" (fd) or to a "+" right after "{}" (find): a
+	// "+" elsewhere is the command's argument, and what follows it too.
+	{"fd -X sed -n + -e {s}", nil, refused("s", "sed's script (the value of -e)")},
+	{"find . -exec sed -n + -e {s} {} +", nil, refused("s", "sed's script (the value of -e)")},
+	{"find . -exec echo + -exec {c} {} +", nil, nil},
+	{"find . -exec ls {} + -exec {c} {} +", nil, refused("c", "find's -exec")},
+	// After git's subcommand a letter takes a value only where SubArgs say.
+	{"git grep -nO{a} x", nil, refused("a", "git's -O")},
+	{"git grep -n -O{a} x", nil, refused("a", "git's -O")},
+	{"git grep -AO{a} x", nil, nil}, // -A's value is "O…"
+	{"git grep -A{a} x", map[string]string{"a": "int"}, nil},
+	{"git grep -n{a} x", nil, map[string]string{"arguments.a": `option letters or in the option name of "-n{a}"`}},
+	{"git log -n{a} x", nil, nil}, // no letter of git log's runs code
+	{"git clone -pu {a} x", nil, refused("a", "git's -u")},
 	// sort --compress-program, every spelling.
 	{"sort --compress-program={p} {f}", nil, refused("p", "sort's --compress-program, which names the program")},
 	{"sort --compress-program {p} {f}", nil, refused("p", "sort's --compress-program")},

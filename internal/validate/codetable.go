@@ -36,8 +36,8 @@ type codeProgram struct {
 	// or the next word); ArgLong the long options that do (the next word
 	// when not attached). Letters not listed are read as flags, so a code
 	// letter after them in the same word is found. For a program with
-	// subcommands they are the subcommands' (Grammar.SubArgShort), and top
-	// holds the top level's.
+	// subcommands both are empty: top holds the top level's grammar and
+	// the subcommands' (Grammar.SubArgs).
 	ArgShort string
 	ArgLong  []string
 	Long     []string // other long options, where an exact name beats an abbreviation
@@ -72,9 +72,7 @@ func fromProgram(p *programs.Program) *codeProgram {
 	if g.Subcommands && c.SubWhy == "" {
 		c.SubWhy = "a subcommand may run programs"
 	}
-	if g.Subcommands {
-		c.ArgShort = g.SubArgShort
-	} else {
+	if !g.Subcommands {
 		c.ArgShort, c.ArgLong, c.Long = g.ArgShort, g.ArgLong, g.Long
 	}
 	return c

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nanogpt/toolgen/runtime/egress"
+	"github.com/nanogpt/toolgen/internal/hostentry"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
 
@@ -13,7 +13,7 @@ import (
 const MaxHosts = 64
 
 // checkNetwork checks a Spec's network hosts: each entry in the form
-// package egress reads (egress.ParseHost), none twice (in canonical form),
+// package hostentry reads (hostentry.Parse), none twice (in canonical form),
 // at most MaxHosts, and not together with Network (every host). Each
 // problem is a 613 on field network.hosts.N (network for the whole).
 func checkNetwork(s *tool.Spec) []error {
@@ -32,7 +32,7 @@ func checkNetwork(s *tool.Spec) []error {
 	seen := map[string]int{}
 	for i, entry := range s.Hosts {
 		field := "network.hosts." + strconv.Itoa(i)
-		h, err := egress.ParseHost(entry)
+		h, err := hostentry.Parse(entry)
 		if err != nil {
 			errs = append(errs, tool.SpecErrorf(field, "%s", hostProblem(err)))
 			continue
@@ -46,7 +46,7 @@ func checkNetwork(s *tool.Spec) []error {
 	return errs
 }
 
-// hostProblem is egress.ParseHost's message, with what an entry looks like.
+// hostProblem is hostentry.Parse's message, with what an entry looks like.
 func hostProblem(err error) string {
 	msg := err.Error()
 	if strings.Contains(msg, "port") || strings.Contains(msg, "names no host") {

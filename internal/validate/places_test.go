@@ -65,7 +65,8 @@ func TestPlaces(t *testing.T) {
 		{"rg -e {p} .", nil, nil, map[string]string{"p": "DOS"}},
 		{"rg -n {p} src", nil, nil, map[string]string{"p": "DS"}},
 		{"find . -name {p}", nil, nil, map[string]string{"p": "S"}},
-		{"git grep -e {p}", nil, nil, map[string]string{"p": "S"}},
+		{"git grep -e {p}", nil, nil, map[string]string{"p": "DOS"}}, // git grep's SubArgs list -e
+		{"git log -e {p}", nil, nil, map[string]string{"p": "S"}},
 		{"nosuchprogram -e {p}", nil, nil, map[string]string{"p": "S"}},
 		{"tar tf {p}", nil, nil, map[string]string{"p": "S"}},
 		{"cat {p}", nil, nil, map[string]string{"p": "S"}},

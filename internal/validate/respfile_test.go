@@ -72,6 +72,9 @@ func TestResponseFileSpec(t *testing.T) {
 		{spec("objdump -d {f}", tool.Arg{Name: "f", Type: tool.Path, Description: "f", Default: "@x"}), `default "@x"`},
 		{spec("objdump -d x{f}", tool.Arg{Name: "f", Type: tool.String, Description: "f", Enum: []string{"@x"}}), ""},
 		{spec("grep -rn x {f}", tool.Arg{Name: "f", Type: tool.String, Description: "f", Enum: []string{"@x"}}), ""},
+		// find passes nm the names it makes from {d}: nm's rule holds for {d}.
+		{spec("find {d} -type f -exec nm {} +", tool.Arg{Name: "d", Type: tool.Path, Description: "d", Default: "@x"}), `default "@x": value "@x" begins with '@', and nm reads`},
+		{spec("find {d} -type f -exec grep -l x {} +", tool.Arg{Name: "d", Type: tool.Path, Description: "d", Default: "@x"}), ""},
 	} {
 		_, err := Spec(c.s)
 		switch {

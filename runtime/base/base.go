@@ -28,9 +28,10 @@ type CommandToolBase struct {
 type slot struct {
 	arg   tool.Arg
 	place validate.Place // where it stands, as the program reads it
-	// respFiles: how the template's program reads response files, when
-	// the slot starts a word and it does (validate.ResponseFileValue).
-	respFiles string
+	// respFiles: how respProg, the template's program or one it runs,
+	// reads response files, when the slot starts a word and one does
+	// (validate.ResponseFilesOf, ResponseFileValue).
+	respProg, respFiles string
 }
 
 // New validates spec with the descriptor rules (the deny list defaults to
@@ -76,11 +77,11 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	k = k.WithSeparateStderr(spec.Stderr.Separate())
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
 	places := validate.Places(&spec, t)
-	resp := validate.ResponseFiles(t.Binary())
+	respProg, resp := validate.ResponseFilesOf(&spec, t)
 	for i, a := range spec.Args {
 		sl := slot{arg: a, place: places[a.Name]}
 		if sl.place.StartsWord {
-			sl.respFiles = resp
+			sl.respProg, sl.respFiles = respProg, resp
 		}
 		b.slots = append(b.slots, sl)
 		b.index[a.Name] = i

@@ -176,7 +176,7 @@ func (b *CommandToolBase) assemble(values []value) ([]string, error) {
 		if err := validate.ValueAt(&s.arg, values[i].text, s.place); err != nil {
 			return nil, b.teach(err, values[i].text)
 		}
-		if err := validate.ResponseFileValue(&s.arg, values[i].text, b.tmpl.Binary(), s.respFiles); err != nil {
+		if err := validate.ResponseFileValue(&s.arg, values[i].text, s.respProg, s.respFiles); err != nil {
 			return nil, err
 		}
 		if s.arg.Type == tool.Path {

@@ -8,11 +8,13 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 func BenchmarkParseHost(b *testing.B) {
 	for b.Loop() {
-		if _, err := ParseHost("*.githubusercontent.com:443"); err != nil {
+		if _, err := hostentry.Parse("*.githubusercontent.com:443"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,7 +8,7 @@
 //
 // # Entries
 //
-// An entry is host:port (ParseHost): a name (api.github.com:443), a wildcard
+// An entry is host:port (package internal/hostentry): a name (api.github.com:443), a wildcard
 // (*.example.org:443: every name one or more labels below example.org, never
 // example.org itself, whose own entry says so; the domain needs two labels
 // or more, so *.com is refused), an IPv4 address in dotted decimal

@@ -10,31 +10,6 @@ import (
 	"github.com/nanogpt/toolgen/runtime/egress"
 )
 
-func ExampleParseHost() {
-	for _, entry := range []string{"API.GitHub.com.:443", "*.example.org:443", "[::ffff:10.0.0.5]:8443", "api.github.com", "0x7f.1:80"} {
-		h, err := egress.ParseHost(entry)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Println(h)
-	}
-	// Output:
-	// api.github.com:443
-	// *.example.org:443
-	// 10.0.0.5:8443
-	// network host api.github.com: has no port; write HOST:PORT, e.g. api.github.com:443
-	// network host 0x7f.1:80: ends in the number 1, which resolvers read as an IPv4 address; write an address as four decimal numbers (127.0.0.1)
-}
-
-func ExampleHostOfURL() {
-	fmt.Println(egress.HostOfURL("https://api.github.com/repos/golang/go"))
-	fmt.Println(egress.HostOfURL("http://localhost:8080/health"))
-	// Output:
-	// api.github.com:443
-	// localhost:8080
-}
-
 // A proxy for one call: the command's HTTP client goes through it, and a
 // host not in the list gets a 403 with the line the refusal function got.
 func ExampleNew() {

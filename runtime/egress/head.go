@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 // MaxHeadBytes bounds a request's line and headers; a longer head is
@@ -17,9 +19,9 @@ var errHeadTooLarge = errors.New("the request's line and headers exceed 32 KiB")
 
 // target is what a request head asks the proxy for.
 type target struct {
-	connect bool   // CONNECT host:port (a tunnel), else a plain HTTP request
-	host    Host   // the host and port it names (never a wildcard)
-	display string // the request target as written, for messages (show'd)
+	connect bool           // CONNECT host:port (a tunnel), else a plain HTTP request
+	host    hostentry.Host // the host and port it names (never a wildcard)
+	display string         // the request target as written, for messages (show'd)
 }
 
 // readHead returns the request head waiting in br (request line and
@@ -105,13 +107,13 @@ func checkHead(head []byte) (target, error) {
 func requestLine(l string) (method, target string, err error) {
 	parts := strings.Split(l, " ")
 	if len(parts) != 3 {
-		return "", "", fmt.Errorf("the request line %s is not METHOD TARGET HTTP/1.1", show(l))
+		return "", "", fmt.Errorf("the request line %s is not METHOD TARGET HTTP/1.1", hostentry.Show(l))
 	}
 	if parts[2] != "HTTP/1.1" && parts[2] != "HTTP/1.0" {
-		return "", "", fmt.Errorf("the request is %s; the proxy speaks HTTP/1.0 and HTTP/1.1", show(parts[2]))
+		return "", "", fmt.Errorf("the request is %s; the proxy speaks HTTP/1.0 and HTTP/1.1", hostentry.Show(parts[2]))
 	}
 	if parts[0] == "" || strings.Trim(parts[0], tokenChars) != "" {
-		return "", "", fmt.Errorf("the method %s is not an HTTP token", show(parts[0]))
+		return "", "", fmt.Errorf("the method %s is not an HTTP token", hostentry.Show(parts[0]))
 	}
 	return parts[0], parts[1], nil
 }
@@ -132,7 +134,7 @@ func hostHeaders(lines []string) ([]string, error) {
 		}
 		name, value, ok := strings.Cut(l, ":")
 		if !ok || name == "" || strings.Trim(name, tokenChars) != "" {
-			return nil, fmt.Errorf("the header line %s is not NAME: VALUE", show(l))
+			return nil, fmt.Errorf("the header line %s is not NAME: VALUE", hostentry.Show(l))
 		}
 		if strings.EqualFold(name, "Host") {
 			hosts = append(hosts, strings.Trim(value, " \t"))
@@ -147,11 +149,11 @@ func hostHeaders(lines []string) ([]string, error) {
 // requestTarget reads the target of a CONNECT (host:port) or of a plain
 // request (an absolute http:// URI).
 func requestTarget(method, raw string) (target, error) {
-	t := target{display: show(raw)}
+	t := target{display: hostentry.Show(raw)}
 	if method == "CONNECT" {
-		h, err := parseAuthority(raw, false, 0)
+		h, err := hostentry.ParseTarget(raw, 0)
 		if err != nil {
-			return target{}, fmt.Errorf("CONNECT %s: the target %w", show(raw), err)
+			return target{}, fmt.Errorf("CONNECT %s: the target %w", hostentry.Show(raw), err)
 		}
 		t.connect, t.host = true, h
 		return t, nil
@@ -159,20 +161,20 @@ func requestTarget(method, raw string) (target, error) {
 	scheme, rest, ok := strings.Cut(raw, "://")
 	switch {
 	case strings.HasPrefix(raw, "/") || raw == "*":
-		return target{}, fmt.Errorf("%s %s is not a proxy request: send it with an absolute URI (http://host/…), or CONNECT host:port", show(method), show(raw))
+		return target{}, fmt.Errorf("%s %s is not a proxy request: send it with an absolute URI (http://host/…), or CONNECT host:port", hostentry.Show(method), hostentry.Show(raw))
 	case !ok || !strings.EqualFold(scheme, "http"):
-		return target{}, fmt.Errorf("the target %s is not an http:// URI; for https, the client sends CONNECT host:443", show(raw))
+		return target{}, fmt.Errorf("the target %s is not an http:// URI; for https, the client sends CONNECT host:443", hostentry.Show(raw))
 	}
 	authority := rest
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		authority = rest[:i]
 	}
 	if strings.ContainsAny(authority, "@\\%") {
-		return target{}, fmt.Errorf("the URI %s hides its host behind a user name, a backslash or a percent escape", show(raw))
+		return target{}, fmt.Errorf("the URI %s hides its host behind a user name, a backslash or a percent escape", hostentry.Show(raw))
 	}
-	h, err := parseAuthority(authority, false, 80)
+	h, err := hostentry.ParseTarget(authority, 80)
 	if err != nil {
-		return target{}, fmt.Errorf("the URI %s: its host %w", show(raw), err)
+		return target{}, fmt.Errorf("the URI %s: its host %w", hostentry.Show(raw), err)
 	}
 	t.host = h
 	return t, nil
@@ -186,9 +188,9 @@ func sameHost(t target, header string) error {
 	if t.connect {
 		def = t.host.Port
 	}
-	h, err := parseAuthority(header, false, def)
+	h, err := hostentry.ParseTarget(header, def)
 	if err != nil || h != t.host {
-		return fmt.Errorf("the request is for %s but its Host header says %s", t.host, show(header))
+		return fmt.Errorf("the request is for %s but its Host header says %s", t.host, hostentry.Show(header))
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 func TestCheckHeadAccepts(t *testing.T) {
@@ -122,7 +124,7 @@ func checkAgainstNetHTTP(t *testing.T, head []byte) {
 		// Not a hole (the proxy refuses it) but a difference worth knowing.
 		t.Logf("checkHead and net/http disagree on %q: %v", head, err)
 	}
-	if _, err := ParseHost(tg.host.String()); err != nil {
+	if _, err := hostentry.Parse(tg.host.String()); err != nil {
 		t.Fatalf("the target %s of %q does not parse as an entry: %v", tg.host, head, err)
 	}
 }
@@ -140,33 +142,4 @@ func FuzzCheckHead(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkAgainstNetHTTP)
-}
-
-func FuzzParseHost(f *testing.F) {
-	for _, s := range []string{"api.github.com:443", "*.example.org:443", "[::1]:80", "10.0.0.5:443",
-		"localhost:8080", "0x7f.1:80", "[fe80::1%eth0]:1", "ápple.com:443", "a..b:1", "A.B.:65535"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, entry string) {
-		h, err := ParseHost(entry)
-		if err != nil {
-			if strings.ContainsAny(err.Error(), "\r\n\x00") {
-				t.Fatalf("message %q is not one line", err)
-			}
-			return
-		}
-		if h.Port == 0 || (h.Name == "") == !h.Addr.IsValid() || h.Addr.Zone() != "" || h.Addr.Is4In6() {
-			t.Fatalf("ParseHost(%q) = %+v: not one host:port", entry, h)
-		}
-		if h.Name != strings.ToLower(h.Name) || strings.HasSuffix(h.Name, ".") {
-			t.Fatalf("ParseHost(%q): name %q is not canonical", entry, h.Name)
-		}
-		again, err := ParseHost(h.String())
-		if err != nil || again != h {
-			t.Fatalf("ParseHost(%q) = %s, which reads back as %+v, %v", entry, h, again, err)
-		}
-		if !h.Wildcard && !h.matches(h) {
-			t.Fatalf("%s does not match itself", h)
-		}
-	})
 }

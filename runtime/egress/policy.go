@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 // refusal is a request the policy refuses: the line for WithRefused and
@@ -23,8 +25,8 @@ var loopback = []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAdd
 // link-local …, see Class) is reached only through an entry naming it,
 // never through a name (DNS rebinding). The proxy connects to the
 // addresses returned, never to the name.
-func (p *Proxy) allow(ctx context.Context, t Host) ([]netip.AddrPort, *refusal, error) {
-	i := slices.IndexFunc(p.hosts, func(h Host) bool { return h.matches(t) })
+func (p *Proxy) allow(ctx context.Context, t hostentry.Host) ([]netip.AddrPort, *refusal, error) {
+	i := slices.IndexFunc(p.hosts, func(h hostentry.Host) bool { return h.Matches(t) })
 	if i < 0 {
 		return nil, &refusal{fmt.Sprintf("network: refused %s, not in hosts", t)}, nil
 	}
@@ -32,7 +34,7 @@ func (p *Proxy) allow(ctx context.Context, t Host) ([]netip.AddrPort, *refusal, 
 	switch {
 	case t.Addr.IsValid():
 		return []netip.AddrPort{netip.AddrPortFrom(t.Addr, t.Port)}, nil, nil
-	case entry.isLocalhost():
+	case entry.IsLocalhost():
 		return addrPorts(loopback, t.Port), nil, nil
 	}
 	addrs, err := p.resolver.LookupNetIP(ctx, "ip", t.Name)

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 // Bounds of one proxy. A call's proxy serves one command: these are far
@@ -38,7 +40,7 @@ type DialFunc func(ctx context.Context, network, address string) (net.Conn, erro
 // Proxy is an egress proxy for one allow-list. It is safe for concurrent
 // use; it holds no state between connections besides the open ones.
 type Proxy struct {
-	hosts    []Host
+	hosts    []hostentry.Host
 	resolver Resolver
 	dial     DialFunc
 	refused  func(line string)
@@ -75,7 +77,7 @@ func WithDial(d DialFunc) Option { return func(p *Proxy) { p.dial = d } }
 // requests. An empty list allows nothing. The error joins the problem of
 // every bad entry. A nil Option is ignored.
 func New(hosts []string, opts ...Option) (*Proxy, error) {
-	parsed, err := ParseHosts(hosts)
+	parsed, err := hostentry.ParseAll(hosts)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +96,15 @@ func New(hosts []string, opts ...Option) (*Proxy, error) {
 	return p, nil
 }
 
-// Hosts returns the allow-list, parsed, in the order given.
-func (p *Proxy) Hosts() []Host { return append([]Host(nil), p.hosts...) }
+// Hosts returns the allow-list in canonical form ("api.github.com:443"),
+// in the order given.
+func (p *Proxy) Hosts() []string {
+	out := make([]string, len(p.hosts))
+	for i, h := range p.hosts {
+		out[i] = h.String()
+	}
+	return out
+}
 
 // Serve accepts client connections on ln and serves each until ln is
 // closed (by the caller or by Close); then it closes every connection it

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nanogpt/toolgen/internal/hostentry"
 )
 
 // serveConn serves one client connection: requests one after another, each
@@ -102,7 +104,7 @@ func agrees(req *http.Request, t target) error {
 	} else if !strings.EqualFold(req.URL.Scheme, "http") || req.URL.User != nil {
 		return errors.New("the request's URI was read two ways")
 	}
-	h, err := parseAuthority(authority, false, def)
+	h, err := hostentry.ParseTarget(authority, def)
 	if err != nil || h != t.host {
 		return errors.New("the request's host was read two ways")
 	}
@@ -279,7 +281,7 @@ func removeHopByHop(h http.Header) {
 }
 
 // hostPort is the checked host in URL form, port included.
-func hostPort(h Host) string {
+func hostPort(h hostentry.Host) string {
 	if h.Addr.IsValid() {
 		return netip.AddrPortFrom(h.Addr, h.Port).String()
 	}
@@ -288,7 +290,7 @@ func hostPort(h Host) string {
 
 // hostHeader is the Host header the host gets: its port left out when it
 // is HTTP's default.
-func hostHeader(h Host) string {
+func hostHeader(h hostentry.Host) string {
 	hp := hostPort(h)
 	if h.Port == 80 {
 		return strings.TrimSuffix(hp, ":80")

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nanogpt/toolgen/internal/hostentry"
 	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/base"
-	"github.com/nanogpt/toolgen/runtime/egress"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/tool"
 )
@@ -130,7 +130,7 @@ func network(hosts []string) string {
 func checkHosts(hosts []string) error {
 	var problems []error
 	for _, h := range hosts {
-		if _, err := egress.ParseHost(h); err != nil {
+		if _, err := hostentry.Parse(h); err != nil {
 			problems = append(problems, tool.SpecErrorf("net-allow", "exec: cannot allow %v", err))
 		}
 	}

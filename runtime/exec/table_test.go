@@ -87,7 +87,10 @@ func attacks(r *programs.Program, row *programs.Row) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s --%s", prefix, l), fmt.Sprintf("%s --%s=v", prefix, l), fmt.Sprintf("%s --%s v", prefix, l))
-		if abbr := l[:len(l)-1]; r.Grammar.Abbrev && len(l) > 3 && !contains(r.LongNames(), abbr) {
+		// Abbreviations where the binary takes them: not before a
+		// subcommand (git's top level takes none).
+		abbrev := r.Grammar.Abbrev && (row.Sub != "" || !r.Grammar.Subcommands)
+		if abbr := l[:len(l)-1]; abbrev && len(l) > 3 && !contains(r.LongNames(), abbr) {
 			out = append(out, fmt.Sprintf("%s --%s=v", prefix, abbr))
 		}
 	}

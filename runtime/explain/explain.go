@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nanogpt/toolgen/internal/validate"
 	"github.com/nanogpt/toolgen/runtime/exec"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -91,6 +92,9 @@ type Report struct {
 	Decisions []string
 	// Argv is what would run, argv[0] resolved; nil when rejected.
 	Argv []string
+	// Notes are the validator's notes about the tool's descriptor
+	// (validate.Notes): not problems, what its author may want to change.
+	Notes []string
 	// Err is the rejection (a 614 *tool.Error) when the call would not run.
 	Err error
 }
@@ -121,6 +125,9 @@ func Call(entry tool.Entry, k *kernel.Kernel, args json.RawMessage) *Report {
 			r.OutputLimit, r.OutputLimitFrom = spec.OutputLimit, "the tool's output_limit"
 		}
 		r.StderrApart = spec.Stderr.Separate()
+		for _, n := range validate.Notes(&spec) {
+			r.Notes = append(r.Notes, n.Msg)
+		}
 		a = kernel.Access{Write: spec.Writes, Network: spec.Network, Hosts: spec.Hosts, RunsCode: spec.RunsCode}
 		r.explainSpec(t, k.WithAccess(a), args) // a tool that runs code finds its toolchain where it is installed
 		if rt, ok := t.(interface{ RunsAlso() []string }); ok {
@@ -345,6 +352,9 @@ func (r *Report) Write(w io.Writer) error {
 	if r.RunsCode != "" {
 		fmt.Fprintf(&b, "runs code:   %s\n", r.RunsCode)
 		fmt.Fprintf(&b, "build cache: %s\n", r.BuildCache)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note:        %s\n", n)
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "missing:     %s (strict refuses the call; best-effort and off warn)\n", m)

@@ -3,7 +3,7 @@ package explain
 import (
 	"strings"
 
-	"github.com/nanogpt/toolgen/runtime/egress"
+	"github.com/nanogpt/toolgen/internal/hostentry"
 	"github.com/nanogpt/toolgen/runtime/kernel"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
@@ -35,11 +35,11 @@ func network(k *kernel.Kernel) string {
 		"of the host answers), and Landlock denies TCP connect and bind where the confinement above applies"
 }
 
-// canonicalHosts lists hosts in their canonical form (egress.Host.String).
+// canonicalHosts lists hosts in their canonical form (hostentry.Host.String).
 func canonicalHosts(hosts []string) string {
 	out := make([]string, len(hosts))
 	for i, h := range hosts {
-		if p, err := egress.ParseHost(h); err == nil {
+		if p, err := hostentry.Parse(h); err == nil {
 			out[i] = p.String()
 		} else {
 			out[i] = h

@@ -35,7 +35,8 @@ func TestExplainNetwork(t *testing.T) {
 			[]string{"network:     only api.github.com:443, *.example.org:443, through toolgen's egress proxy", enforced}},
 		{"hosts strict", sandbox.Strict, spec(false, "localhost:8080"), []string{"only localhost:8080", enforced}},
 		{"hosts off", sandbox.Off, spec(false, "localhost:8080"), []string{"only localhost:8080", "NOT enforced (--confine off)"}},
-		{"every host", sandbox.BestEffort, spec(true), []string{`network:     every host ("network": true)`}},
+		{"every host", sandbox.BestEffort, spec(true), []string{`network:     every host ("network": true)`,
+			`note:        "network": true lets the command reach every host, and its template names this host: "network": {"hosts": ["api.github.com:443"]}`}},
 		{"none", sandbox.BestEffort, spec(false), []string{"network:     none; a network namespace of the call's own"}},
 		{"none off", sandbox.Off, spec(false), []string{"network:     none declared; NOT enforced (--confine off)"}},
 	}
@@ -58,6 +59,9 @@ func TestExplainNetwork(t *testing.T) {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("report lacks %q:\n%s", w, out.String())
 				}
+			}
+			if note := strings.Contains(out.String(), "note:"); note != c.spec.Network {
+				t.Errorf("a note line is there: %v, want %v (only \"network\": true gets the hosts note):\n%s", note, c.spec.Network, out.String())
 			}
 		})
 	}

@@ -181,7 +181,7 @@ func New(workspace string, opts ...Option) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	env, err := buildEnv(c.path, home, c.env)
+	env, err := buildEnvOn(runtime.GOOS, os.Getenv, c.path, home, c.env)
 	if err != nil {
 		return nil, err
 	}
@@ -251,17 +251,20 @@ func resolveWorkspace(dir string) (string, error) {
 // splitPath splits path as this system separates its entries (pathrules.go).
 func splitPath(path string) ([]string, error) { return splitPathOn(runtime.GOOS, path) }
 
-// buildEnv returns the scrubbed environment: the fixed entries, then the
-// extras, a later key replacing an earlier one in place.
-func buildEnv(path, home string, extras []string) ([]string, error) {
+// buildEnvOn returns the scrubbed environment on goos (getenv reads the
+// host's, for what the system needs: systemEnvFor): the fixed entries,
+// then the extras, a later key replacing an earlier one in place.
+func buildEnvOn(goos string, getenv func(string) string, path, home string, extras []string) ([]string, error) {
 	env := []string{
 		"PATH=" + path,
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
 	}
+	homeKeys := homeKeysFor(goos)
 	for _, key := range homeKeys {
 		env = append(env, key+"="+home)
 	}
+	env = append(env, systemEnvFor(goos, getenv)...)
 	for _, kv := range extras {
 		key, _, ok := strings.Cut(kv, "=")
 		switch {
@@ -282,6 +285,19 @@ func buildEnv(path, home string, extras []string) ([]string, error) {
 // homeKeys name the directories where programs look for the user's
 // configuration; they all point to the kernel's empty private directory.
 var homeKeys = []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"}
+
+// windowsHomeKeys are homeKeys' Windows counterparts (the profile, the
+// roaming and local application data, the temporary directory).
+var windowsHomeKeys = []string{"USERPROFILE", "APPDATA", "LOCALAPPDATA", "TEMP", "TMP"}
+
+// homeKeysFor returns the keys that name the kernel's private directory on
+// goos: homeKeys, and on Windows windowsHomeKeys too.
+func homeKeysFor(goos string) []string {
+	if goos == "windows" {
+		return append(slices.Clone(homeKeys), windowsHomeKeys...)
+	}
+	return homeKeys
+}
 
 // setEnv sets kv in env, replacing an entry with the same key in place.
 func setEnv(env []string, kv string) []string {

@@ -54,6 +54,28 @@ func DefaultPathFor(goos string, getenv func(string) string) (string, error) {
 	return DefaultPath, nil
 }
 
+// systemEnvFor returns what a child needs of the system's environment on
+// goos beyond PATH, the locale and the home keys: on Windows SystemRoot and
+// windir (the C runtime, Winsock and the crypto libraries fail without
+// them), SystemDrive, and PATHEXT as the kernel looks commands up
+// (.COM;.EXE); nothing elsewhere. A value the host does not set, or that
+// is not what Windows sets there, is left out.
+func systemEnvFor(goos string, getenv func(string) string) []string {
+	if goos != "windows" {
+		return nil
+	}
+	env := []string{"PATHEXT=.COM;.EXE"}
+	if root := strings.TrimRight(getenv("SystemRoot"), `\/`); isAbsOn(goos, root) {
+		env = append(env, "SystemRoot="+root, "windir="+root)
+	}
+	if d := getenv("SystemDrive"); len(d) == 2 && d[1] == ':' && isLetter(d[0]) {
+		env = append(env, "SystemDrive="+d)
+	}
+	return env
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
 // splitPathOn splits path into its entries as goos separates them, and
 // refuses an empty path and an entry that is empty or not absolute there.
 func splitPathOn(goos, path string) ([]string, error) {

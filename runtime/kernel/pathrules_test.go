@@ -191,3 +191,41 @@ func FuzzSplitPathOn(f *testing.F) {
 		}
 	})
 }
+
+// TestBuildEnvOn: on Windows a child gets the system entries it cannot run
+// without (SystemRoot, windir, SystemDrive, PATHEXT) and the Windows home
+// keys name the private directory; elsewhere neither, and an extra cannot
+// set a home key of its system.
+func TestBuildEnvOn(t *testing.T) {
+	host := env(map[string]string{"SystemRoot": `C:\Windows\`, "SystemDrive": "C:", "USERPROFILE": `C:\Users\me`, "APPDATA": `C:\x`})
+	got, err := buildEnvOn("windows", host, `C:\Windows\System32`, `C:\tg\home`, []string{"GIT_TERMINAL_PROMPT=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := "\n" + strings.Join(got, "\n") + "\n"
+	for _, want := range []string{`SystemRoot=C:\Windows`, `windir=C:\Windows`, "SystemDrive=C:", "PATHEXT=.COM;.EXE",
+		`USERPROFILE=C:\tg\home`, `APPDATA=C:\tg\home`, `LOCALAPPDATA=C:\tg\home`, `TEMP=C:\tg\home`, `TMP=C:\tg\home`,
+		`HOME=C:\tg\home`, "GIT_TERMINAL_PROMPT=0"} {
+		if !strings.Contains(joined, "\n"+want+"\n") {
+			t.Errorf("windows env lacks %q:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, `C:\Users\me`) || strings.Contains(joined, `APPDATA=C:\x`) {
+		t.Errorf("the host's profile reached the child:\n%s", joined)
+	}
+	bad := env(map[string]string{"SystemRoot": `Windows`, "SystemDrive": "C:\\x"})
+	got, _ = buildEnvOn("windows", bad, `C:\p`, `C:\h`, nil)
+	if j := strings.Join(got, "\n"); strings.Contains(j, "SystemRoot=") || strings.Contains(j, "SystemDrive=") {
+		t.Errorf("a SystemRoot or SystemDrive that is not Windows' own was passed on:\n%s", j)
+	}
+	if _, err := buildEnvOn("windows", host, `C:\p`, `C:\h`, []string{`USERPROFILE=C:\evil`}); err == nil {
+		t.Error("an extra set USERPROFILE on windows")
+	}
+	got, err = buildEnvOn("linux", host, "/usr/bin:/bin", "/tmp/h", []string{"USERPROFILE=x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := strings.Join(got, "\n"); strings.Contains(j, "SystemRoot") || strings.Contains(j, "PATHEXT") || !strings.Contains(j, "USERPROFILE=x") {
+		t.Errorf("linux env:\n%s", j)
+	}
+}

@@ -1,4 +1,9 @@
-package egress
+// Package hostentry is the grammar of a network allow-list entry
+// ("api.github.com:443", "*.example.org:443", "[::1]:8080") and of the
+// host:port a proxy request names: the descriptor validator checks a
+// tool's "network" hosts with it, and the egress proxy matches requests
+// against them with it, so both read an entry alike.
+package hostentry
 
 import (
 	"errors"
@@ -30,7 +35,7 @@ type Host struct {
 // trailing dot fit.
 const maxEntry = 264
 
-// ParseHost parses one allow-list entry: "host:port" (api.github.com:443),
+// Parse parses one allow-list entry: "host:port" (api.github.com:443),
 // "*.domain:port" (*.example.org:443: every name of one or more labels below
 // example.org, not example.org itself; the domain needs two labels or
 // more), an IPv4 address in dotted decimal (10.0.0.5:443), an IPv6 address
@@ -41,22 +46,22 @@ const maxEntry = 264
 // ASCII (xn--) form; a name whose last label is a number (0x7f.1,
 // 2130706433, 127.1) is refused, since resolvers read it as an address.
 // The error says what is wrong and how to write the entry instead.
-func ParseHost(entry string) (Host, error) {
-	if u := HostOfURL(entry); u != "" {
-		return Host{}, fmt.Errorf("network host %s: is a URL; write its host and port: %s", show(entry), u)
+func Parse(entry string) (Host, error) {
+	if u := OfURL(entry); u != "" {
+		return Host{}, fmt.Errorf("network host %s: is a URL; write its host and port: %s", Show(entry), u)
 	}
 	h, err := parseAuthority(entry, true, 0)
 	if err != nil {
-		return Host{}, fmt.Errorf("network host %s: %w", show(entry), err)
+		return Host{}, fmt.Errorf("network host %s: %w", Show(entry), err)
 	}
 	return h, nil
 }
 
-// HostOfURL returns the entry that opens an absolute http:// or https:// URL
+// OfURL returns the entry that opens an absolute http:// or https:// URL
 // written in full ("https://api.github.com/repos" → "api.github.com:443",
 // "http://Example.org:8080/" → "example.org:8080"), or "" when rawURL is
 // not one, names a user, or its host is not one an entry can name.
-func HostOfURL(rawURL string) string {
+func OfURL(rawURL string) string {
 	scheme, rest, ok := strings.Cut(rawURL, "://")
 	var port uint16
 	switch {
@@ -98,12 +103,12 @@ func (h Host) String() string {
 	return h.Name + ":" + port
 }
 
-// isLocalhost reports whether h is the entry localhost:PORT, which names the
+// IsLocalhost reports whether h is the entry localhost:PORT, which names the
 // loopback addresses without asking a resolver.
-func (h Host) isLocalhost() bool { return h.Name == "localhost" && !h.Wildcard }
+func (h Host) IsLocalhost() bool { return h.Name == "localhost" && !h.Wildcard }
 
-// matches reports whether the entry h allows the target t (never a wildcard).
-func (h Host) matches(t Host) bool {
+// Matches reports whether the entry h allows the target t (never a wildcard).
+func (h Host) Matches(t Host) bool {
 	if h.Port != t.Port {
 		return false
 	}
@@ -114,6 +119,15 @@ func (h Host) matches(t Host) bool {
 		return strings.HasSuffix(t.Name, "."+h.Name)
 	}
 	return h.Name == t.Name
+}
+
+// ParseTarget parses the host:port a request names (a CONNECT target, the
+// authority of an http:// URI, a Host header) by the grammar of an entry
+// without a wildcard; defaultPort, when not zero, is the port of an
+// authority that names none (http://host/). The error says what is wrong,
+// to follow "the target " or "its host ".
+func ParseTarget(s string, defaultPort uint16) (Host, error) {
+	return parseAuthority(s, false, defaultPort)
 }
 
 // parseAuthority parses "host:port". A wildcard host is accepted only when
@@ -204,7 +218,7 @@ func splitPort(s string, defaultPort uint16) (string, uint16, error) {
 // zero.
 func parsePort(s string) (uint16, error) {
 	if s == "" || len(s) > 5 || s[0] == '0' || strings.Trim(s, "0123456789") != "" {
-		return 0, fmt.Errorf("has the port %s; a port is a number from 1 to 65535, written without leading zeros", show(s))
+		return 0, fmt.Errorf("has the port %s; a port is a number from 1 to 65535, written without leading zeros", Show(s))
 	}
 	n, _ := strconv.Atoi(s)
 	if n > 65535 {
@@ -221,7 +235,7 @@ func parseBracketed(s string) (netip.Addr, error) {
 	}
 	a, err := netip.ParseAddr(inner)
 	if err != nil || !a.Is6() {
-		return netip.Addr{}, fmt.Errorf("has %s in brackets, which is not an IPv6 address", show(inner))
+		return netip.Addr{}, fmt.Errorf("has %s in brackets, which is not an IPv6 address", Show(inner))
 	}
 	return a.Unmap(), nil
 }
@@ -248,10 +262,10 @@ func parseName(s string, wildcard bool) (string, bool, error) {
 	}
 	last := labels[len(labels)-1]
 	if numeric(last) {
-		return "", false, fmt.Errorf("ends in the number %s, which resolvers read as an IPv4 address; write an address as four decimal numbers (127.0.0.1)", show(last))
+		return "", false, fmt.Errorf("ends in the number %s, which resolvers read as an IPv4 address; write an address as four decimal numbers (127.0.0.1)", Show(last))
 	}
 	if wild && len(labels) < 2 {
-		return "", false, fmt.Errorf("is a wildcard over the top-level domain %s; name a domain of two labels or more (*.example.org)", show(s))
+		return "", false, fmt.Errorf("is a wildcard over the top-level domain %s; name a domain of two labels or more (*.example.org)", Show(s))
 	}
 	return strings.ToLower(s), wild, nil
 }
@@ -267,7 +281,7 @@ func checkLabel(l string) error {
 	case strings.Contains(l, "*"):
 		return errors.New("has a '*' inside the name; a wildcard is a whole leading label: *.example.org:443")
 	case l[0] == '-' || l[len(l)-1] == '-':
-		return fmt.Errorf("has the label %s, which starts or ends with '-'", show(l))
+		return fmt.Errorf("has the label %s, which starts or ends with '-'", Show(l))
 	}
 	for i := 0; i < len(l); i++ {
 		c := l[i]
@@ -291,9 +305,9 @@ func numeric(l string) bool {
 	return false
 }
 
-// show quotes a text from outside for a one-line message: printable ASCII
+// Show quotes a text from outside for a one-line message: printable ASCII
 // as it is, anything else escaped, at most 128 bytes.
-func show(s string) string {
+func Show(s string) string {
 	if len(s) > 128 {
 		s = s[:128] + "…"
 	}
@@ -305,13 +319,13 @@ func show(s string) string {
 	return s
 }
 
-// ParseHosts parses every entry and returns them in order; the error joins
+// ParseAll parses every entry and returns them in order; the error joins
 // the problem of every bad entry.
-func ParseHosts(entries []string) ([]Host, error) {
+func ParseAll(entries []string) ([]Host, error) {
 	hosts := make([]Host, 0, len(entries))
 	var errs []error
 	for _, e := range entries {
-		h, err := ParseHost(e)
+		h, err := Parse(e)
 		if err != nil {
 			errs = append(errs, err)
 			continue
