@@ -57,6 +57,9 @@ type execRules struct {
 
 	// Rows are the refused options, words and subcommands.
 	Rows []execRow
+	// Files are the options whose value names a file the program opens:
+	// each must be inside the workspace (Program.Files).
+	Files []FileOption
 	// Check, when set, looks at what rows cannot express: scripts given as
 	// operands (sed, awk), read-only forms (git config), operand syntax
 	// (tar's host:file). It runs after the rows.
@@ -102,7 +105,7 @@ func fromProgram(p *Program) *execRules {
 	g := p.Grammar
 	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
-		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check}
+		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check, Files: p.Files}
 	r.SubArgs = g.SubArgs // read only
 	r.ShortEq = g.ShortEq
 	for _, o := range p.Code {
@@ -132,7 +135,7 @@ func fromProgram(p *Program) *execRules {
 			r.Rows = append(r.Rows, execRow{Sub: "*", Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
 		}
 	}
-	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil {
+	if r.Refuse == "" && len(r.Rows) == 0 && r.Check == nil && len(r.Files) == 0 {
 		return nil
 	}
 	for i := range r.Rows {

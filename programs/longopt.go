@@ -70,6 +70,9 @@ func (p *Program) longNames() []string {
 	for _, o := range p.Code {
 		names = append(names, o.Long...)
 	}
+	for _, o := range p.Files {
+		names = append(names, o.Long...)
+	}
 	for _, r := range p.Rows {
 		for _, l := range r.Long {
 			if !strings.HasSuffix(l, "*") {

@@ -32,7 +32,8 @@ var _ = register(&Program{
 		Abbrev: true, ArgShort: "eoaODPtTwQiBUYlAR",
 		ArgLong: []string{"execute", "config", "use-askpass", "output-file", "append-output", "output-document",
 			"directory-prefix", "tries", "timeout", "wait", "quota", "input-file", "base", "user-agent", "level",
-			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method"},
+			"accept", "reject", "header", "post-data", "post-file", "body-data", "body-file", "method", "load-cookies",
+			"save-cookies", "ca-certificate", "ca-directory", "certificate", "private-key", "crl-file"},
 	},
 	Code: []CodeOption{
 		{Short: "e", Long: []string{"execute"}, Kind: CodeRuns, Why: "runs a .wgetrc command, and those set anything wget does (the programs it runs among them)",
@@ -41,6 +42,11 @@ var _ = register(&Program{
 			ExecWhy: "it runs the named program to ask for credentials"},
 		{Long: []string{"config"}, Kind: CodeScriptFile, Why: "names a .wgetrc file wget reads its settings from",
 			ExecWhy: "it reads a .wgetrc file, which cannot be checked"},
+	},
+	Files: []FileOption{
+		{Short: "iOoaP", Long: []string{"input-file", "output-document", "output-file", "append-output", "directory-prefix",
+			"post-file", "body-file", "load-cookies", "save-cookies", "ca-certificate", "ca-directory", "certificate",
+			"private-key", "crl-file"}, Form: FileIs},
 	},
 	ConfigFiles: []string{"wgetrc"},
 	Env: func(r Run) []string {
@@ -107,9 +113,18 @@ var _ = register(&Program{
 	Code: []CodeOption{
 		{Long: []string{"engine"}, Kind: CodeRuns, Why: "names the OpenSSL engine curl loads, a shared library (by name, or by path) whose code runs inside it",
 			ExecWhy: "it loads an OpenSSL engine, which is native code"},
+		{Short: "K", Long: []string{"config"}, Kind: CodeScriptFile, Why: "names a file curl reads its options from, which can set any option (--engine among them)",
+			ExecWhy: "it reads options from a file, which cannot be checked"},
 	},
-	Rows: []Row{
-		{Short: "K", Long: []string{"config"}, Why: "it reads options from a file, which cannot be checked"},
+	Files: []FileOption{
+		{Short: "dHw", Long: []string{"data", "data-ascii", "data-binary", "json", "header", "proxy-header", "write-out"}, Form: FileAt},
+		{Long: []string{"data-urlencode", "variable", "url-query"}, Form: FileNameAt},
+		{Short: "F", Long: []string{"form"}, Form: FileFormPart},
+		{Short: "b", Long: []string{"cookie"}, Form: FileUnlessEq},
+		{Short: "TocDE", Long: []string{"upload-file", "output", "cookie-jar", "dump-header", "cert", "key", "cacert", "capath",
+			"crlfile", "netrc-file", "trace", "trace-ascii", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc",
+			"output-dir", "stderr", "proxy-cacert", "proxy-capath", "proxy-cert", "proxy-key", "proxy-crlfile", "egd-file",
+			"random-file", "unix-socket", "pinnedpubkey", "proxy-pinnedpubkey"}, Form: FileIs},
 	},
 	ConfigFiles: []string{".curlrc"},
 	Env: func(r Run) []string {

@@ -48,6 +48,12 @@ type Program struct {
 	// '@'. testdata/options.md records how the programs were found.
 	ResponseFiles string
 
+	// Files are the options whose value names a file the program opens
+	// itself (curl -d @FILE, -T FILE, -o FILE): whatever a slot's type, the
+	// files a call's command line names there must be inside the workspace
+	// (FileRefs; 614), as a path slot's value must.
+	Files []FileOption
+
 	// Refuse, when set, makes the ExecTool refuse the program whatever its
 	// arguments, saying why (exec.New refuses to grant it: 613).
 	Refuse string

@@ -22,6 +22,9 @@ type CommandToolBase struct {
 	slots  []slot
 	index  map[string]int // slot name → position in slots
 	also   []string       // the programs the template runs (find -exec's), for the execute set
+	// files: the template's program, when it opens files named in option
+	// values (programs.Program.Files); each call's are confined (files.go).
+	files *programs.Program
 }
 
 // slot is a declared argument with what assembly needs to know about it.
@@ -76,6 +79,9 @@ func New(spec tool.Spec, k *kernel.Kernel, opts ...Option) (*CommandToolBase, er
 	k = k.WithTimeoutOf(spec.Timeout) // the descriptor's own timeout, capped at the run's maximum
 	k = k.WithSeparateStderr(spec.Stderr.Separate())
 	b := &CommandToolBase{spec: spec, tmpl: t, kernel: k, index: map[string]int{}, also: also}
+	if p := programs.Lookup(t.Binary()); p != nil && len(p.Files) > 0 {
+		b.files = p
+	}
 	places := validate.Places(&spec, t)
 	respProg, resp := validate.ResponseFilesOf(&spec, t)
 	for i, a := range spec.Args {

@@ -188,10 +188,15 @@ func (b *CommandToolBase) assemble(values []value) ([]string, error) {
 		}
 	}
 	argv := make([]string, 0, len(b.tmpl.Words))
+	var from []validate.Word // the template word of each argv word
 	for _, w := range b.tmpl.Words {
 		if word, ok := b.word(w, values); ok {
 			argv = append(argv, word)
+			from = append(from, w)
 		}
+	}
+	if err := b.checkFiles(argv, from); err != nil {
+		return nil, err
 	}
 	return argv, nil
 }

@@ -126,8 +126,12 @@ func outside(p pathCandidate, ws string) string {
 // option.
 func checkPaths(words []word, c *programs.Command, ws string) ([]int, *refusal) {
 	attached := map[int][]string{}
+	files := map[int][]string{} // the files the program opens, named in option values (curl --data-urlencode a@FILE)
 	if c != nil {
 		attached = c.Attached()
+		for _, ref := range c.FileRefs() {
+			files[ref.Word] = append(files[ref.Word], ref.File)
+		}
 	}
 	var checked []int
 	for i := 1; i < len(words); i++ {
@@ -136,6 +140,9 @@ func checkPaths(words []word, c *programs.Command, ws string) ([]int, *refusal) 
 		}
 		w := words[i].text
 		cands := pathCandidates(w, attached[i])
+		for _, f := range files[i] {
+			cands = append(cands, pathCandidate{f, true})
+		}
 		for _, p := range cands {
 			if reason := outside(p, ws); reason != "" {
 				if p.text != w {
