@@ -25,7 +25,7 @@ var _ = register(&Program{
 
 var _ = register(&Program{
 	Names:   []string{"fd", "fdfind"},
-	Grammar: Grammar{ArgShort: "ctdEeSoj", ShortEq: true},
+	Grammar: Grammar{ArgShort: "ctdEeSoj", NoArgShort: "HIusigFalLp01qhV", ShortEq: true},
 	Code: []CodeOption{
 		{Short: "xX", Long: []string{"exec", "exec-batch"}, Kind: CodeCommand, Why: "runs the command for the files found",
 			ExecWhy: "it runs a command for the files found"},

@@ -37,6 +37,7 @@ var readerSeeds = []string{
 	"fd --exec echo -0{a} {b}", "fd -X sed -n + -e {a}", "find . -exec sed -n + -e {a} {} +",
 	"find . -exec echo + -exec {a} {} +", "find . -exec ls {} + -name {a}",
 	"git grep -AO{a}", "git grep -nO{a} x", "git grep -n -O{a}", "git clone -pu {a} x", "git --c={a}", "git --config-e={a} log",
+	"fd -0 -- -0{a}", "fd -Q -- -0{a}", "sort --foo -- --compress-program {a}",
 }
 
 // templateSeeds returns the templates of every testdata/*.txtar file's
@@ -82,7 +83,9 @@ func FuzzTemplateCode(f *testing.F) {
 	})
 }
 
-// checkTemplateCode is FuzzTemplateCode's property for one template.
+// checkTemplateCode is FuzzTemplateCode's property for one template: with
+// every slot required, and with each of its first three slots optional in
+// turn, where a call that leaves it out drops its words.
 func checkTemplateCode(t *testing.T, cmd string, values []string) {
 	tpl, err := validate.ParseTemplate(cmd)
 	if err != nil {
@@ -92,53 +95,74 @@ func checkTemplateCode(t *testing.T, cmd string, values []string) {
 	if p == nil {
 		return
 	}
-	s := tool.Spec{Name: "t", Description: "d", Command: cmd}
-	for _, name := range tpl.Slots() {
-		s.Args = append(s.Args, tool.Arg{Name: name, Type: tool.String, Description: "d", Required: true})
+	slots := tpl.Slots()
+	for opt := -1; opt < min(len(slots), 3); opt++ {
+		s := tool.Spec{Name: "t", Description: "d", Command: cmd}
+		for k, name := range slots {
+			s.Args = append(s.Args, tool.Arg{Name: name, Type: tool.String, Description: "d", Required: k != opt})
+		}
+		deny := programs.DefaultDenyList()
+		if entry, denied := deny.Match(tpl.Binary()); denied {
+			deny = deny.Without(entry)
+		}
+		if _, err := validate.Spec(&s, validate.WithDenyList(deny)); err != nil {
+			continue
+		}
+		drops := []string{""}
+		if opt >= 0 {
+			drops = append(drops, slots[opt])
+		}
+		for _, drop := range drops {
+			checkFilled(t, p, tpl, &s, drop, values)
+		}
 	}
-	deny := programs.DefaultDenyList()
-	if entry, denied := deny.Match(tpl.Binary()); denied {
-		deny = deny.Without(entry)
-	}
-	if _, err := validate.Spec(&s, validate.WithDenyList(deny)); err != nil {
-		return
-	}
-	neutral, ok := fill(tpl, &s, "0")
+}
+
+// checkFilled checks the command lines of one reading of tpl (the words of
+// slot drop left out, when set): no value may make the ExecTool read code
+// that the line with every slot "0" does not hold.
+func checkFilled(t *testing.T, p *programs.Program, tpl *validate.Template, s *tool.Spec, drop string, values []string) {
+	neutral, ok := fill(tpl, s, "0", drop)
 	if !ok {
 		return
 	}
 	fixed := p.CodeRefusals(neutral) // code the template writes out itself
 	for _, v := range values {
-		argv, ok := fill(tpl, &s, v)
+		argv, ok := fill(tpl, s, v, drop)
 		if !ok {
 			continue
 		}
 		for _, r := range p.CodeRefusals(argv) {
 			if !slices.Contains(fixed, r) {
-				t.Fatalf("validate.Spec accepts %q, but with every slot %q the ExecTool reads code in %q: %s", cmd, v, argv, r.Reason)
+				t.Fatalf("validate.Spec accepts %q (optional: %q), but with every slot %q the ExecTool reads code in %q: %s",
+					tpl.String(), drop, v, argv, r.Reason)
 			}
 		}
 	}
 }
 
-// fill returns the argv of tpl with every slot v, or false when Value
-// refuses v for a slot.
-func fill(tpl *validate.Template, s *tool.Spec, v string) ([]string, bool) {
+// fill returns the argv of tpl with every slot v and the words of slot
+// drop left out, or false when Value refuses v for a slot.
+func fill(tpl *validate.Template, s *tool.Spec, v, drop string) ([]string, bool) {
 	argv := []string{tpl.Binary()}
 	for _, w := range tpl.Words[1:] {
 		var word strings.Builder
+		dropped := false
 		for _, p := range w {
 			if p.Slot == "" {
 				word.WriteString(p.Lit)
 				continue
 			}
+			dropped = dropped || p.Slot == drop
 			a, _ := s.Arg(p.Slot)
 			if validate.Value(&a, v, tpl.StartsWord(p.Slot)) != nil {
 				return nil, false
 			}
 			word.WriteString(v)
 		}
-		argv = append(argv, word.String())
+		if !dropped {
+			argv = append(argv, word.String())
+		}
 	}
 	return argv, true
 }

@@ -162,6 +162,7 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 	}
 	var operands []int
 	endOpts := false
+	certain := true           // the word before cannot have taken the next as its value
 	var consumed map[int]bool // words an old-style cluster takes as values
 	start := 0
 	if p.OldStyle && len(words) > 0 && !isOptionWord(words[0]) {
@@ -174,6 +175,7 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 			continue
 		}
 		if endOpts || !isOptionWord(w) {
+			certain = true
 			if !st.subDone {
 				st.subDone, endOpts = true, false
 				if w[0].Slot == "" && len(w) == 1 {
@@ -194,12 +196,14 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 			continue
 		}
 		if len(w) == 1 && w[0].Lit == "--" {
-			endOpts = true
-			if !st.subDone { // git -- log: the subcommand still follows
-				endOpts = false
-			}
+			// "--" ends the options unless the option before may take it
+			// as its value (a letter the grammar does not list), as the
+			// ExecTool reads it; git -- log: the subcommand still follows.
+			endOpts = certain && st.subDone
+			certain = true
 			continue
 		}
+		certain = st.certain(w)
 		i = sc.option(&st, words, i, depth)
 	}
 	if p.Script != nil && !st.scriptGiven && len(operands) > 0 {
@@ -528,6 +532,55 @@ func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, dep
 		}
 	}
 	return i
+}
+
+// certain reports whether the option word w cannot take the next word as
+// its value unless its grammar says so: no slot in it, a long option the
+// program knows or written with "=", letters the grammar lists up to one
+// that takes a value. Where it is not certain, a "--" after it may be its
+// value, not the end of the options.
+func (st *progState) certain(w Word) bool {
+	if len(w) != 1 {
+		return false
+	}
+	lit := w[0].Lit
+	if st.p.WordsOnly {
+		return true
+	}
+	if long, ok := strings.CutPrefix(lit, "--"); ok {
+		name, _, eq := strings.Cut(long, "=")
+		_, known := programs.ResolveLong(name, st.p.known, st.p.Abbrev && (st.subDone || !st.p.Subcommands))
+		return eq || known
+	}
+	for j := 1; j < len(lit); j++ {
+		switch c := lit[j]; {
+		case st.takesShort(c), st.codeLetter(c):
+			return true
+		case strings.IndexByte(st.noArgShort(), c) < 0:
+			return false
+		}
+	}
+	return true
+}
+
+// codeLetter reports whether c is the letter of a code option that takes
+// a value where st stands.
+func (st *progState) codeLetter(c byte) bool {
+	for _, o := range st.rows() {
+		if strings.IndexByte(o.Short, c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noArgShort returns the option letters known to take no value where st
+// stands: the top level's (none are listed after a subcommand).
+func (st *progState) noArgShort() string {
+	if st.p.Subcommands && st.subDone {
+		return ""
+	}
+	return st.p.top.NoArgShort
 }
 
 // takesShort reports whether option letter c takes a value. After a

@@ -218,7 +218,11 @@ var codeCases = []codeCase{
 	{"sort --compress-program={p}x {f}", nil, refused("p", "sort's --compress-program")},
 	{"gsort --compress-program={p} {f}", nil, refused("p", "gsort's --compress-program")},
 	{"sort --compress-program={p} {f}", map[string]string{"p": "enum:gzip|zstd"}, nil},
-	{"sort -- --compress-program {p}", nil, nil}, // after --, both are files
+	{"sort -- --compress-program {p}", nil, nil},                                             // after --, both are files
+	{"sort --foo -- --compress-program {p}", nil, refused("p", "sort's --compress-program")}, // "--" may be --foo's value
+	{"sort -Q -- --compress-program {p}", nil, refused("p", "sort's --compress-program")},
+	{"fd -0 -- -0{a}", nil, nil}, // -0 takes no value: "--" ends fd's options
+	{"fd -Q -- -0{a}", nil, map[string]string{"arguments.a": `option letters or in the option name of "-0{a}"`}},
 	{"sort -k {k} {f}", nil, nil},
 	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|reverse"}, nil},
 	{"sort --{o}={v} {f}", map[string]string{"o": "enum:key|compress-program"}, refused("v", `with {o} as "compress-program", it is the value of sort's --compress-program`)},

@@ -71,7 +71,9 @@ func nsCurrent() (int32, error) {
 // write them from the spawner's thread, which Landlock keeps from writing
 // /proc/PID/uid_map): setup writes them while the leader is stopped after
 // its execve (writeIDMaps). Until then the leader's ids are unmapped, which
-// grants nothing.
+// grants nothing. Because nothing is written before the execve, the leader
+// is started as a vfork (cloneVfork) in every state, a user namespace
+// included.
 //
 // Go's child code checks right after setting the parent-death signal that
 // getppid() still returns the parent and signals itself otherwise; in a new
@@ -95,7 +97,7 @@ func sysProcAttr(state int32, chroot string, noNet, shim bool) *syscall.SysProcA
 	case nsPID:
 		a.Cloneflags = syscall.CLONE_NEWPID
 	case nsUserPID:
-		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | cloneVfork
 		a.Chroot = chroot
 	}
 	if state != nsNone {
@@ -109,6 +111,20 @@ func sysProcAttr(state int32, chroot string, noNet, shim bool) *syscall.SysProcA
 	}
 	return a
 }
+
+// cloneVfork makes os.StartProcess start a leader in a user namespace the
+// way it starts every other child: sharing the spawner's memory, the
+// spawner's thread suspended until the child's execve, instead of copying
+// the spawner's page tables (which costs an ordinary user's call several
+// times root's on a machine whose page-table updates are slow, and which
+// the spawner's threads pay again in copy-on-write faults). The os package
+// forks instead of vforking for a user namespace only so that it can
+// write the namespace's maps while the child waits before its execve; no
+// leader is given maps to write (SysProcAttr.UidMappings stays nil: they
+// are written after the execve), and the child's code is the same code it
+// runs as a vfork for root. A SysProcAttr with UidMappings must never
+// carry these flags: the parent would wait for a child that waits for it.
+const cloneVfork = syscall.CLONE_VM | syscall.CLONE_VFORK
 
 // writeIDMaps maps the uid and gid of this process to themselves in the
 // user namespace of process pid (setgroups denied, as an unprivileged

@@ -17,13 +17,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The host does not fork its calls itself: a process that holds a large
-// heap pays for it at every fork (an ordinary user's fork into a user
-// namespace copies the page tables; the host then takes copy-on-write
-// faults). A spawner process, the host's own executable started again
-// (helperSpawner, run by the package's init) with a small heap of its own,
-// does, through the same spawners (spawn_linux.go) the host would use
-// otherwise. One serves every kernel of the host, started on first use.
+// The host does not fork its calls itself: a call's start is not to depend
+// on the agent's memory, threads or collector. A spawner process, the
+// host's own executable started again (helperSpawner, run by the package's
+// init) with a small heap of its own, forks them (as vforks: see
+// cloneVfork), through the same spawners (spawn_linux.go) the host would
+// use otherwise. One serves every kernel of the host, started on first use.
 //
 // It is no new way in. The host talks to it over a socket pair that the
 // spawner inherited as fd 3 and marks close-on-exec at once: no path, no

@@ -46,6 +46,8 @@ type wire struct {
 	wmu sync.Mutex
 	buf []byte     // received bytes not yet decoded
 	fds []*os.File // received descriptors not yet claimed
+	in  []byte     // fill's read buffer, kept between reads
+	oob []byte     // fill's control-message buffer, likewise
 }
 
 // newWire wraps fd, an AF_UNIX stream socket, made non-blocking so that a
@@ -146,8 +148,11 @@ func (w *wire) recv() (envelope, []*os.File, error) {
 
 // fill reads what the socket holds into w.buf and w.fds.
 func (w *wire) fill() error {
-	buf := make([]byte, 64<<10)
-	oob := make([]byte, unix.CmsgSpace(maxWireFDs*4))
+	if w.in == nil {
+		w.in = make([]byte, 64<<10)
+		w.oob = make([]byte, unix.CmsgSpace(maxWireFDs*4))
+	}
+	buf, oob := w.in, w.oob
 	var n, oobn int
 	var rerr error
 	err := w.rc.Read(func(fd uintptr) bool {

@@ -40,7 +40,10 @@ func ProtectMounts(pr Protection) error {
 		}
 	}
 	for _, s := range pr.Masked {
-		if err := unix.Mount(devNull, s, "", unix.MS_BIND, ""); err != nil {
+		// A socket gone since it was found (its daemon stopped) has
+		// nothing to mask; one that a daemon creates during the call is
+		// not masked either (the namespace sees the host's new files).
+		if err := unix.Mount(devNull, s, "", unix.MS_BIND, ""); err != nil && !errors.Is(err, unix.ENOENT) {
 			return fmt.Errorf("sandbox: masking the daemon socket %s: %w", s, err)
 		}
 	}

@@ -5,11 +5,16 @@
 // through "toolgen serve" over stdio and over Streamable HTTP (loopback),
 // each with --confine off and with the default confinement. For each it
 // prints the sequential median (one call at a time), the calls/s with 8
-// calls in flight, and the server's RSS (current and peak) after 1,000
-// calls. Run it from the module root:
+// calls in flight, and the server's RSS (current and peak, and with the
+// pages it shares with its spawner process counted once) after 1,000
+// calls. With -commands it adds the rows of mcp-server-commands (the npm
+// package: a Node server whose run_command tool runs "echo hi" through
+// sh -c), for the same comparison against a server that confines nothing.
+// Run it from the module root:
 //
 //	go run ./runtime/mcp/internal/mcpbench            # builds toolgen first
 //	go run ./runtime/mcp/internal/mcpbench -bin ./toolgen -seq 300 -par 800
+//	go run ./runtime/mcp/internal/mcpbench -commands /tmp/n/node_modules/mcp-server-commands/build/index.js
 //
 // The rows are interleaved so that the load of a shared machine falls on all
 // of them alike: every server is started first, then the sequential and the
@@ -44,12 +49,13 @@ func main() {
 	total := flag.Int("total", 1000, "calls made per server before its RSS is read")
 	modes := flag.String("confine", "off,best-effort", "comma-separated --confine modes to measure")
 	withAudit := flag.Bool("audit", true, "also measure stdio with --audit FILE")
+	commands := flag.String("commands", "", "mcp-server-commands to measure too: its build/index.js (run with node) or an executable")
 	flag.Parse()
 	if os.Getenv(sdkServerEnv) == "1" {
 		serveSDKFloor()
 		return
 	}
-	if err := run(*bin, *seq, *par, *total, strings.Split(*modes, ","), *withAudit); err != nil {
+	if err := run(*bin, *commands, *seq, *par, *total, strings.Split(*modes, ","), *withAudit); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench:", err)
 		os.Exit(1)
 	}
@@ -60,21 +66,22 @@ const inFlight = 8
 // row is one line of the table: a way to make calls, and what was measured.
 type row struct {
 	name    string
-	callers []func() error        // inFlight callers (clients or sessions)
-	rss     func() (int64, int64) // KiB; nil for the floor
-	cpu     func() time.Duration  // CPU time of the server and its reaped children; nil for the floor
+	callers []func() error               // inFlight callers (clients or sessions)
+	rss     func() (int64, int64, int64) // RSS, peak RSS, RSS counting shared pages once, in KiB; nil for the floor
+	cpu     func() time.Duration         // CPU time of the server and its reaped children; nil for the floor
 
 	times     []time.Duration // sequential calls
 	parCalls  int
 	parTime   time.Duration
 	rssNow    int64
 	rssPeak   int64
+	once      int64
 	callsMade int
 	cpu0      time.Duration // at the end of the warm-up
 	cpuUsed   time.Duration // since then, up to total calls
 }
 
-func run(bin string, seq, par, total int, modes []string, withAudit bool) error {
+func run(bin, commands string, seq, par, total int, modes []string, withAudit bool) error {
 	dir, err := os.MkdirTemp("", "mcpbench-")
 	if err != nil {
 		return err
@@ -115,7 +122,7 @@ func run(bin string, seq, par, total int, modes []string, withAudit bool) error 
 	}
 	rows := []*row{floor}
 	add := func(name, bin, transport string, args []string) error {
-		r, stop, err := startServer(bin, transport, args)
+		r, stop, err := startServer(serverCmd(bin, args), transport, toolgenEcho)
 		cleanup = append(cleanup, stop)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -129,6 +136,17 @@ func run(bin string, seq, par, total int, modes []string, withAudit bool) error 
 	}
 	if err := add("go-sdk stdio server, raw client", self, "stdio-raw", nil); err != nil {
 		return err
+	}
+	if commands != "" {
+		for _, transport := range []string{"stdio", "stdio-raw"} {
+			r, stop, err := startServer(commandsCmd(commands), transport, commandsEcho)
+			cleanup = append(cleanup, stop)
+			if err != nil {
+				return fmt.Errorf("mcp-server-commands: %w", err)
+			}
+			r.name = "mcp-server-commands " + strings.Replace(transport, "-raw", ", raw client", 1) + " (node, sh -c)"
+			rows = append(rows, r)
+		}
 	}
 	for _, mode := range modes {
 		mode = strings.TrimSpace(mode)
@@ -213,7 +231,7 @@ func measure(rows []*row, seq, par, total int) error {
 			}
 		}
 		if r.rss != nil {
-			r.rssNow, r.rssPeak = r.rss()
+			r.rssNow, r.rssPeak, r.once = r.rss()
 		}
 		if r.cpu != nil {
 			r.cpuUsed = r.cpu() - r.cpu0
@@ -262,17 +280,24 @@ func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
 	}
 	rate := func(r *row) float64 { return float64(r.parCalls) / r.parTime.Seconds() }
 	fm, fr := median(floor), rate(floor)
-	fmt.Printf("%-44s %11s %10s %11s %8s %13s %13s\n", "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "CPU µs/call")
+	w := 0
 	for _, r := range rows {
-		rss, cpu := "-", "-"
+		w = max(w, len(r.name))
+	}
+	fmt.Printf("%-*s %11s %10s %11s %8s %13s %8s %13s\n", w, "", "seq median", "Δ floor", "calls/s @8", "% floor", "RSS/peak MiB", "once MiB", "CPU µs/call")
+	for _, r := range rows {
+		rss, once, cpu := "-", "-", "-"
 		if r.rss != nil {
 			rss = fmt.Sprintf("%.1f/%.1f", float64(r.rssNow)/1024, float64(r.rssPeak)/1024)
+			once = fmt.Sprintf("%.1f", float64(r.once)/1024)
 			cpu = fmt.Sprintf("%.0f", float64(r.cpuUsed.Microseconds())/float64(r.callsMade-20))
 		}
 		m := median(r)
-		fmt.Printf("%-44s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %13s\n", r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, cpu)
+		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %8s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, once, cpu)
 	}
-	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server; load average %s before, %s after)\n",
+	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server, "+
+		"summed over the server and its spawner process, which map the same executable; once: the server's RSS and the spawner's private pages, "+
+		"the pages they share counted once; load average %s before, %s after)\n",
 		seq, par, inFlight, total, load0, load1)
 }
 
@@ -291,10 +316,37 @@ func loadAvg() string {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// startServer starts one server and connects one session to it; the
-// returned row's callers share that session (8 calls in flight on it). stop
-// ends the session and the server; it is never nil.
-func startServer(bin, transport string, args []string) (*row, func(), error) {
+// echoTool is how a server's tool that runs "echo hi" is called, and what
+// its result's first text must be.
+type echoTool struct {
+	name string
+	args map[string]any
+	ok   func(text string) bool
+}
+
+// toolgenEcho is the echo_hi tool of the servers toolgen generates and of
+// the go-sdk floor.
+var toolgenEcho = echoTool{name: "echo_hi", args: map[string]any{},
+	ok: func(text string) bool { return strings.HasPrefix(text, "exit: 0\noutput: hi\n") }}
+
+// commandsEcho is mcp-server-commands' run_command of "echo hi" (its
+// first text is the command's stdout).
+var commandsEcho = echoTool{name: "run_command", args: map[string]any{"command": "echo hi"},
+	ok: func(text string) bool { return text == "hi\n" }}
+
+// commandsCmd is the command of the mcp-server-commands server at path.
+func commandsCmd(path string) *exec.Cmd {
+	if strings.HasSuffix(path, ".js") {
+		return exec.Command("node", path)
+	}
+	return exec.Command(path)
+}
+
+// startServer starts one server (cmd; for http, toolgen's serve command
+// line, to which it adds the listening flags) and connects one session to
+// it; the returned row's callers share that session (8 calls in flight on
+// it) and call tool. stop ends the session and the server; it is never nil.
+func startServer(cmd *exec.Cmd, transport string, tool echoTool) (*row, func(), error) {
 	var stops []func()
 	stop := func() {
 		for _, f := range slices.Backward(stops) {
@@ -302,21 +354,20 @@ func startServer(bin, transport string, args []string) (*row, func(), error) {
 		}
 	}
 	if transport == "stdio-raw" {
-		return startRaw(serverCmd(bin, args))
+		return startRaw(cmd, tool)
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil)
 	var cs *sdk.ClientSession
 	var pid int
 	switch transport {
 	case "stdio":
-		cmd := serverCmd(bin, args)
 		var err error
 		if cs, err = client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil); err != nil {
 			return nil, stop, err
 		}
 		pid = cmd.Process.Pid
 	case "http":
-		cmd := exec.Command(bin, append(slices.Clone(args), "--http", "127.0.0.1:0", "--no-token")...)
+		cmd.Args = append(cmd.Args, "--http", "127.0.0.1:0", "--no-token")
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			return nil, stop, err
@@ -340,23 +391,27 @@ func startServer(bin, transport string, args []string) (*row, func(), error) {
 		}
 	}
 	stops = append(stops, func() { cs.Close() })
-	r := &row{rss: func() (int64, int64) { return rssOf(pid) }, cpu: func() time.Duration { return cpuOf(pid) }}
+	r := &row{rss: func() (int64, int64, int64) { return rssOf(pid) }, cpu: func() time.Duration { return cpuOf(pid) }}
 	for range inFlight {
-		r.callers = append(r.callers, callEcho(cs))
+		r.callers = append(r.callers, callEcho(cs, tool))
 	}
 	return r, stop, nil
 }
 
-// callEcho returns a caller of the echo_hi tool through cs.
-func callEcho(cs *sdk.ClientSession) func() error {
-	params := &sdk.CallToolParams{Name: "echo_hi", Arguments: map[string]any{}}
+// callEcho returns a caller of tool through cs.
+func callEcho(cs *sdk.ClientSession, tool echoTool) func() error {
+	params := &sdk.CallToolParams{Name: tool.name, Arguments: tool.args}
 	return func() error {
 		res, err := cs.CallTool(context.Background(), params)
 		if err != nil {
 			return err
 		}
-		if text := res.Content[0].(*sdk.TextContent).Text; res.IsError || !strings.HasPrefix(text, "exit: 0\noutput: hi\n") {
-			return fmt.Errorf("result %q", text)
+		if len(res.Content) == 0 {
+			return fmt.Errorf("result without content")
+		}
+		text, _ := res.Content[0].(*sdk.TextContent)
+		if res.IsError || text == nil || !tool.ok(text.Text) {
+			return fmt.Errorf("result %+v", res.Content[0])
 		}
 		return nil
 	}
@@ -382,13 +437,40 @@ func listening(stderr io.Reader) (string, error) {
 }
 
 // rssOf returns VmRSS and VmHWM of pid and its spawner process (the
-// kernel forks calls from it: its memory is the server's), in KiB.
-func rssOf(pid int) (rss, peak int64) {
-	for _, p := range withSpawner(pid) {
+// kernel forks calls from it: its memory is the server's), summed, and
+// pid's VmRSS plus the spawner's private pages (the pages they share, the
+// executable's among them, counted once), in KiB.
+func rssOf(pid int) (rss, peak, once int64) {
+	for i, p := range withSpawner(pid) {
 		r, pk := rssOne(p)
 		rss, peak = rss+r, peak+pk
+		if i == 0 {
+			once = r
+		} else {
+			once += privateOf(p)
+		}
 	}
-	return rss, peak
+	return rss, peak, once
+}
+
+// privateOf returns the resident pages of pid that no other process maps,
+// in KiB.
+func privateOf(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	var sum int64
+	for _, line := range strings.Split(string(data), "\n") {
+		var v int64
+		if _, err := fmt.Sscanf(line, "Private_Clean: %d kB", &v); err == nil {
+			sum += v
+		}
+		if _, err := fmt.Sscanf(line, "Private_Dirty: %d kB", &v); err == nil {
+			sum += v
+		}
+	}
+	return sum
 }
 
 // withSpawner returns pid and its children named toolgen-spawner.
@@ -499,7 +581,7 @@ func serverCmd(bin string, args []string) *exec.Cmd {
 // client would: one line per request, responses matched by id, no schema
 // work. Its row shows the server's cost without most of the client's (the
 // go-sdk client's own work runs on the same 2 cores as the server).
-func startRaw(cmd *exec.Cmd) (*row, func(), error) {
+func startRaw(cmd *exec.Cmd, tool echoTool) (*row, func(), error) {
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, func() {}, err
@@ -524,17 +606,40 @@ func startRaw(cmd *exec.Cmd) (*row, func(), error) {
 	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
 		return nil, stop, err
 	}
-	r := &row{rss: func() (int64, int64) { return rssOf(cmd.Process.Pid) }, cpu: func() time.Duration { return cpuOf(cmd.Process.Pid) }}
+	r := &row{rss: func() (int64, int64, int64) { return rssOf(cmd.Process.Pid) }, cpu: func() time.Duration { return cpuOf(cmd.Process.Pid) }}
+	params, err := json.Marshal(map[string]any{"name": tool.name, "arguments": tool.args})
+	if err != nil {
+		return nil, stop, err
+	}
+	body := `"method":"tools/call","params":` + string(params)
 	for range inFlight {
 		r.callers = append(r.callers, func() error {
-			resp, err := rc.call(`"method":"tools/call","params":{"name":"echo_hi","arguments":{}}`)
-			if err == nil && !strings.Contains(string(resp), `"exit: 0\noutput: hi\n`) {
-				err = fmt.Errorf("result %s", resp)
+			resp, err := rc.call(body)
+			if err != nil {
+				return err
 			}
-			return err
+			return rawResult(resp, tool)
 		})
 	}
 	return r, stop, nil
+}
+
+// rawResult checks a tools/call response line: not an error, and its
+// first text is what tool answers.
+func rawResult(resp []byte, tool echoTool) error {
+	var msg struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(resp, &msg); err != nil || msg.Result == nil || msg.Result.IsError ||
+		len(msg.Result.Content) == 0 || !tool.ok(msg.Result.Content[0].Text) {
+		return fmt.Errorf("result %s", resp)
+	}
+	return nil
 }
 
 // rawClient is a JSON-RPC client over one line-framed connection.
