@@ -75,6 +75,7 @@ var knownDifferences = map[string]string{
 	"ssh-keygen -S":                "dropped by OpenSSH 9 (moduli)",
 	"ssh-keygen -T":                "dropped by OpenSSH 9 (moduli)",
 	"curl --engi":                  "curl names an option as it was written (\"option --engi: requires parameter\"), so the full name is not in its message; it reads --engi as --engine all the same",
+	"curl --conf":                  "curl names an option as it was written (\"option --conf: requires parameter\"), so the full name is not in its message; it reads --conf as --config all the same",
 }
 
 // TestConfirm replays each program's grammar against the program installed
