@@ -14,10 +14,14 @@ import (
 )
 
 // TestMain makes this test binary a small network client the confined
-// tests can run ("net-helper"), then runs the tests.
+// tests can run ("net-helper") or a masker of daemon sockets in a mount
+// namespace of its own ("mask-helper"), then runs the tests.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "net-helper" {
 		os.Exit(netHelper(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "mask-helper" {
+		os.Exit(maskHelper(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

@@ -1,13 +1,14 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
+	"syscall"
 	"testing"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/nanogpt/toolgen/internal/guarantee"
 	"github.com/nanogpt/toolgen/runtime/sandbox"
@@ -16,10 +17,10 @@ import (
 // TestMaskVanishedSocket: a daemon socket that is gone by the time it is
 // masked (its daemon stopped between the look and the mount) is nothing
 // to mask, not a failed call; one that is there gets the null device over
-// it. Run in a mount namespace of a locked thread's own, which the thread
-// takes with it when it ends.
+// it, in the masking namespace only. The masking runs in this test binary
+// started again in a user and mount namespace of its own, as the holder
+// of an ordinary user's calls runs it, for root and an ordinary user alike.
 func TestMaskVanishedSocket(t *testing.T) {
-	guarantee.AsRoot(t, "a thread's own mount namespace needs CAP_SYS_ADMIN; as a user the holder's namespace does it (TestDaemonSocketsMasked)")
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.sock")
 	l, err := net.Listen("unix", live)
@@ -28,31 +29,47 @@ func TestMaskVanishedSocket(t *testing.T) {
 	}
 	defer l.Close()
 	gone := filepath.Join(dir, "gone.sock")
-	errc := make(chan error, 1)
-	modes := make(chan os.FileMode, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread and its namespace end with this goroutine
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			errc <- err
-			return
-		}
-		if err := sandbox.SlaveMounts(); err != nil {
-			errc <- err
-			return
-		}
-		err := sandbox.ProtectMounts(sandbox.Protection{Masked: []string{gone, live}})
-		if fi, serr := os.Stat(live); serr == nil {
-			modes <- fi.Mode().Type()
-		}
-		errc <- err
-	}()
-	if err := <-errc; err != nil {
-		t.Fatalf("masking a socket that is gone, then one that is there: %v", err)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if m := <-modes; m&os.ModeCharDevice == 0 {
-		t.Errorf("the live socket is not masked in the thread's namespace: its type is %v", m)
+	cmd := exec.Command(self, "mask-helper", gone, live)
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(err.Error(), "operation not permitted") {
+		guarantee.Missing(t, "no user namespace for the masking process: %v", err)
+	}
+	if err != nil || strings.TrimSpace(string(out)) != "masked" {
+		t.Fatalf("masking a socket that is gone, then one that is there: %v\n%s", err, out)
 	}
 	if fi, err := os.Stat(live); err != nil || fi.Mode().Type() != os.ModeSocket {
-		t.Errorf("the mask reached the host's namespace: %v, %v", fi.Mode().Type(), err)
+		t.Errorf("the mask reached this process's namespace: %v, %v", fi.Mode().Type(), err)
 	}
+}
+
+// maskHelper is "mask-helper SOCKET…": in the mount namespace it was
+// started in, it masks the sockets (sandbox.ProtectMounts) and prints
+// "masked" when the last one is the null device there, or the error.
+func maskHelper(socks []string) int {
+	err := sandbox.SlaveMounts()
+	if err == nil {
+		err = sandbox.ProtectMounts(sandbox.Protection{Masked: socks})
+	}
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(socks[len(socks)-1]); err == nil && fi.Mode().Type()&os.ModeCharDevice == 0 {
+			err = fmt.Errorf("%s is %v, not the null device", socks[len(socks)-1], fi.Mode().Type())
+		}
+	}
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("masked")
+	return 0
 }
