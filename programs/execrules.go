@@ -99,9 +99,9 @@ func (row *execRow) wholeSub() bool {
 		len(row.Words) == 0 && len(row.Confine) == 0
 }
 
-// fromProgram returns p's rules, or nil when the ExecTool refuses nothing
-// of p.
-func fromProgram(p *Program) *execRules {
+// readingOf returns how the ExecTool reads p's command lines (its grammar,
+// the options whose value is a command, its file options), with no rows.
+func readingOf(p *Program) *execRules {
 	g := p.Grammar
 	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
 		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
@@ -114,6 +114,16 @@ func fromProgram(p *Program) *execRules {
 			r.CmdLong = append(r.CmdLong, o.Long...)
 			r.CmdPlus = r.CmdPlus || o.PlusEnds
 		}
+	}
+	r.known = p.longNames()
+	return r
+}
+
+// fromProgram returns p's rules, or nil when the ExecTool refuses nothing
+// of p.
+func fromProgram(p *Program) *execRules {
+	r := readingOf(p)
+	for _, o := range p.Code {
 		if o.ExecWhy == "" {
 			continue
 		}
@@ -131,7 +141,7 @@ func fromProgram(p *Program) *execRules {
 	}
 	if p.ResponseFiles != "" { // every word, before a subcommand and after it
 		r.Rows = append(r.Rows, execRow{Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
-		if g.Subcommands {
+		if p.Grammar.Subcommands {
 			r.Rows = append(r.Rows, execRow{Sub: "*", Words: []string{"@*"}, Why: WhyResponseFile(p.ResponseFiles)})
 		}
 	}
@@ -141,7 +151,6 @@ func fromProgram(p *Program) *execRules {
 	for i := range r.Rows {
 		r.Rows[i].subs = strings.Fields(r.Rows[i].Sub)
 	}
-	r.known = p.longNames()
 	return r
 }
 

@@ -50,7 +50,11 @@ func (p *Program) FileRefs(argv []string) []FileRef {
 	if len(p.Files) == 0 || len(argv) < 2 {
 		return nil
 	}
-	c := &Command{name: p.Name(), rules: p.grammarRules()}
+	rules := p.rules() // the ExecTool's, or the reading alone for a program it refuses nothing of
+	if rules == nil {
+		rules = readingOf(p)
+	}
+	c := &Command{name: p.Name(), rules: rules}
 	for _, w := range argv {
 		c.words = append(c.words, word{text: w})
 	}
@@ -121,16 +125,4 @@ func filesIn(form FileForm, v string) []string {
 		}
 	}
 	return nil
-}
-
-// grammarRules returns p's rules for reading a command line: the
-// ExecTool's, or, for a program it refuses nothing of, its grammar alone.
-func (p *Program) grammarRules() *execRules {
-	if r := p.rules(); r != nil {
-		return r
-	}
-	g := p.Grammar
-	return &execRules{Names: p.Names, Style: g.Style, Abbrev: g.Abbrev, ArgShort: g.ArgShort, OptShort: g.OptShort,
-		NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long, Subcommands: g.Subcommands, OldStyle: g.OldStyle,
-		SubArgs: g.SubArgs, known: p.LongNames()}
 }
