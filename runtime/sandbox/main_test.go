@@ -17,14 +17,17 @@ import (
 // tests can run ("net-helper") or a masker of daemon sockets in a mount
 // namespace of its own ("mask-helper"), then runs the tests.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "net-helper" {
-		os.Exit(netHelper(os.Args[2:]))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "mask-helper" {
-		os.Exit(maskHelper(os.Args[2:]))
+	if len(os.Args) > 1 {
+		if helper, ok := helpers[os.Args[1]]; ok {
+			os.Exit(helper(os.Args[2:]))
+		}
 	}
 	os.Exit(m.Run())
 }
+
+// helpers are the roles this test binary plays when started with one's
+// name as its first argument; files for one GOOS add their own.
+var helpers = map[string]func(args []string) int{"net-helper": netHelper}
 
 // netHelper is "net-helper listen" (bind a plain TCP socket on 127.0.0.1),
 // "net-helper dial ADDR" (connect to ADDR over plain TCP) or "net-helper

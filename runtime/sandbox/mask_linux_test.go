@@ -52,6 +52,8 @@ func TestMaskVanishedSocket(t *testing.T) {
 	}
 }
 
+func init() { helpers["mask-helper"] = maskHelper }
+
 // maskHelper is "mask-helper SOCKET…": in the mount namespace it was
 // started in, it masks the sockets (sandbox.ProtectMounts) and prints
 // "masked" when the last one is the null device there, or the error.
