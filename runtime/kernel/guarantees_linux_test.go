@@ -65,7 +65,7 @@ func TestHolderLostNeverSilent(t *testing.T) {
 			require.Equal(t, "first\n", first.Output, first.Text())
 			require.Empty(t, first.Notice)
 
-			s, _, err := acquire(k.Policy(echo), sandbox.Decide(k.Policy(echo), mode), mode, k.limits.Processes)
+			s, _, err := acquire(k.Policy(echo), k.Policy(echo).Protection(), sandbox.Decide(k.Policy(echo), mode), mode, k.limits.Processes)
 			require.NoError(t, err)
 			release(s)
 			require.NotNil(t, s.holder)

@@ -64,7 +64,8 @@ type started struct {
 // Strict refuses a call that lacks a guarantee before anything starts. Errors are the kernel's, ready for the
 // Result ("kernel: ...", wrapping ErrNotFound or ErrNotExecutable).
 func launch(sp launchSpec, files []*os.File) (*started, error) {
-	s, note, err := acquire(sp.Policy, sp.Decision, sp.Mode, sp.Limits.Processes)
+	pr := sp.protection()
+	s, note, err := acquire(sp.Policy, pr, sp.Decision, sp.Mode, sp.Limits.Processes)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: not running %s: %w: %w", sp.Name, err, ErrNotExecutable)
 	}
@@ -74,7 +75,7 @@ func launch(sp launchSpec, files []*os.File) (*started, error) {
 		chroot = s.holder.chroot()
 	}
 	state, why := nsCurrent()
-	g := sp.guarantees(state, why, s, chroot != "")
+	g := sp.guarantees(state, why, s, pr, chroot != "")
 	if sp.Mode == sandbox.Strict && len(g.Missing) > 0 {
 		release(s)
 		return nil, fmt.Errorf("kernel: not running %s: %s: %w", sp.Name, g.refusal(), ErrNotExecutable)
@@ -113,23 +114,33 @@ func launch(sp launchSpec, files []*os.File) (*started, error) {
 		nsTried.Store(true)
 	}
 	_, why = nsCurrent()
-	g = sp.guarantees(l.state, why, s, l.chroot)
+	g = sp.guarantees(l.state, why, s, pr, l.chroot)
 	st.proc, st.state = l.proc, l.state
 	st.note = joinNotes(note, g.warning())
 	st.nproc = l.state == nsUserPID && sp.Limits.Processes > 0
 	return st, nil
 }
 
+// protection is the protected paths of sp's policy as they are on disk
+// now, read once per call (the spawner's key and the call's guarantees
+// both come from it); the zero Protection when the policy is not applied.
+func (sp launchSpec) protection() sandbox.Protection {
+	if !sp.Decision.Apply {
+		return sandbox.Protection{}
+	}
+	return sp.Policy.Protection()
+}
+
 // guarantees says what the call sp describes, started under state (why:
-// the refusal when nsNone) through s, gets; chroot reports that it takes
-// the noexec holder's root.
-func (sp launchSpec) guarantees(state int32, why error, s *spawner, chroot bool) Guarantees {
+// the refusal when nsNone) through s, gets; pr is sp.protection(); chroot
+// reports that it takes the noexec holder's root.
+func (sp launchSpec) guarantees(state int32, why error, s *spawner, pr sandbox.Protection, chroot bool) Guarantees {
 	apply := sp.Decision.Apply
 	g := processGuarantees(state, why, s, chroot, apply, sp.Policy.RunsCode, sp.Limits)
 	g.network(state, why, sp.Net)
 	g.privileges(state, why, apply, sp.Mode.String())
 	if apply {
-		g.protected(sp.Policy, protectWhy(state, s, chroot))
+		g.protected(sp.Policy, pr, protectWhy(state, s, chroot))
 	}
 	g.Spawner = spawnerLine(sp.Without)
 	if sp.Without != "" {
@@ -144,7 +155,8 @@ func (sp launchSpec) guarantees(state int32, why error, s *spawner, chroot bool)
 // program runs an instruction, to learn whether the system allows the
 // call namespaces.
 func guaranteesVia(sp launchSpec) Guarantees {
-	s, _, err := acquire(sp.Policy, sp.Decision, sp.Mode, sp.Limits.Processes)
+	pr := sp.protection()
+	s, _, err := acquire(sp.Policy, pr, sp.Decision, sp.Mode, sp.Limits.Processes)
 	if err != nil {
 		return Guarantees{Descendants: descendantControl(nsNone), Spawner: spawnerLine(sp.Without),
 			Missing: []string{"confinement (" + err.Error() + ")"}}
@@ -155,7 +167,7 @@ func guaranteesVia(sp launchSpec) Guarantees {
 	}
 	chroot := sp.Decision.Apply && s.holder.chroot() != ""
 	state, why := nsCurrent()
-	return sp.guarantees(state, why, s, chroot)
+	return sp.guarantees(state, why, s, pr, chroot)
 }
 
 // trialStart starts sp's program through s as a call would, killed while

@@ -31,6 +31,11 @@ import (
 //	                       directory, ptrace seize, a read of its memory)
 //	                       and print one line per try; then print the
 //	                       sockets among its own descriptors
+//	helper-listen NAME READY STOP
+//	                       listen on the abstract socket @NAME, write the
+//	                       file READY, wait for the file STOP
+//	helper-dial NAME       connect to @NAME; print the outcome and the
+//	                       network namespace
 //	helper-nonroot MARKER  (run as an unprivileged user) print the
 //	                       descendant control and the process cap in use,
 //	                       then run an escape through setsid and a burst of
@@ -53,6 +58,12 @@ func TestMain(m *testing.M) {
 			os.Exit(helperReach(os.Args[2]))
 		case "helper-nonroot":
 			os.Exit(helperNonRoot(os.Args[2]))
+		case "helper-listen":
+			if len(os.Args) > 4 {
+				os.Exit(helperListen(os.Args[2], os.Args[3], os.Args[4]))
+			}
+		case "helper-dial":
+			os.Exit(helperDial(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())

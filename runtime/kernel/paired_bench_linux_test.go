@@ -15,8 +15,10 @@ import (
 // BenchmarkSpawnPaired runs /bin/true once per variant in turn, b.N rounds,
 // and reports each variant's median: bare os/exec capturing output (the
 // floor), the kernel with confinement off, the kernel confined (strict),
-// and the kernel without each of its costs in turn (no PID namespace, no
-// post-exec stop for the limits, no limits, none of them). Interleaving
+// the same for a tool that declares the network (confined-net: no network
+// namespace of the call's own, the rest of confinement's cost), and the
+// kernel without each of its costs in turn (no PID namespace, no post-exec
+// stop for the limits, no limits, none of them). Interleaving
 // keeps a loaded machine's drift out of the ratios, which separate
 // benchmarks on this shared 2-core machine do not.
 //
@@ -39,6 +41,7 @@ func BenchmarkSpawnPaired(b *testing.B) {
 		{name: "bare"},
 		{name: "kernel", k: newKernel(b)},
 		{name: "confined", k: newKernel(b, WithConfinement(sandbox.Strict))},
+		{name: "confined-net", k: newKernel(b, WithConfinement(sandbox.Strict)).WithAccess(Access{Network: true})},
 		{name: "no-pidns", k: newKernel(b), noNS: true},
 		{name: "no-stop", k: newKernel(b), noStop: true},
 		{name: "no-limits", k: newKernel(b, noLimits...)},

@@ -21,11 +21,6 @@ func protectMounts(p sandbox.Policy, noexec error) error {
 	return sandbox.ProtectMounts(p.Protection())
 }
 
-// protectKey is the part of a spawner's key that its protected paths make:
-// a spawner binds them once, so a path made, removed or replaced since
-// needs another spawner.
-func protectKey(p sandbox.Policy) string { return p.Protection().Key() }
-
 // encodeProtection and decodeProtection pass the protected paths the
 // kernel computed (the spawner's key holds them) to the holder.
 func encodeProtection(pr sandbox.Protection) string {
@@ -49,10 +44,9 @@ func protectWhy(state int32, s *spawner, chroot bool) string {
 }
 
 // protected fills in what the calls of pol get of the protected paths
-// (its workspace's and its Protect), why being why the read-only mounts
-// are missing ("" when they are not).
-func (g *Guarantees) protected(pol sandbox.Policy, why string) {
-	pr := sandbox.Policy{Workspace: pol.Workspace, Protect: pol.Protect}.Protection()
+// pr (pol.Protection(): its workspace's and its Protect), why being why
+// the read-only mounts are missing ("" when they are not).
+func (g *Guarantees) protected(pol sandbox.Policy, pr sandbox.Protection, why string) {
 	list := pr.String(pol.Workspace)
 	if why == "" {
 		g.Protected = list

@@ -366,14 +366,16 @@ var pool = struct {
 }{m: map[string]*spawner{}}
 
 // acquire returns the spawner for p in d (made on first use) with one more
-// live child counted, which release uncounts. A spawner whose policy could
-// not be applied is not kept: in BestEffort the command then runs from an
+// live child counted, which release uncounts; pr is p's protected paths as
+// they are on disk now (p.Protection(), read once per call by its caller;
+// unused when d does not apply p). A spawner whose policy could not be
+// applied is not kept: in BestEffort the command then runs from an
 // unrestricted spawner, with a note; in Strict it does not run.
-func acquire(p sandbox.Policy, d sandbox.Decision, mode sandbox.Mode, maxProcs int) (*spawner, string, error) {
+func acquire(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision, mode sandbox.Mode, maxProcs int) (*spawner, string, error) {
 	if st, _ := nsCurrent(); st == nsUserPID {
 		maxProcs = 0 // RLIMIT_NPROC in the call's user namespace does it
 	}
-	key := policyKey(p, d) + "\x00procs=" + strconv.Itoa(maxProcs)
+	key := policyKey(p, pr, d) + "\x00procs=" + strconv.Itoa(maxProcs)
 	pool.Lock()
 	defer pool.Unlock()
 	s := pool.m[key]
@@ -430,15 +432,16 @@ func retireIdle(keep *spawner) {
 	}
 }
 
-// policyKey identifies a spawner: the policy, and whether it is applied.
-func policyKey(p sandbox.Policy, d sandbox.Decision) string {
+// policyKey identifies a spawner: the policy, whether it is applied, and
+// (when it is) the protected paths pr it binds.
+func policyKey(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision) string {
 	if !d.Apply {
 		return "unrestricted"
 	}
 	var b strings.Builder
 	b.WriteString(p.Workspace)
 	for _, s := range [][]string{{p.Home, strconv.FormatBool(p.Write), strconv.FormatBool(p.Network), strconv.Itoa(int(p.ProxyPort)),
-		strconv.FormatBool(p.RunsCode)}, p.Read, {"write"}, p.WriteDirs, {"exec"}, p.Exec, {protectKey(p)}} {
+		strconv.FormatBool(p.RunsCode)}, p.Read, {"write"}, p.WriteDirs, {"exec"}, p.Exec, {pr.Key()}} {
 		for _, e := range s {
 			b.WriteByte(0)
 			b.WriteString(e)
