@@ -12,7 +12,7 @@
 // sh -c), for the same comparison against a server that confines nothing.
 // Run it from the module root:
 //
-//	go run ./runtime/mcp/internal/mcpbench            # builds toolgen first
+//	go run ./runtime/mcp/internal/mcpbench            # builds toolgen first (CGO_ENABLED=0)
 //	go run ./runtime/mcp/internal/mcpbench -bin ./toolgen -seq 300 -par 800
 //	go run ./runtime/mcp/internal/mcpbench -commands /tmp/n/node_modules/mcp-server-commands/build/index.js
 //
@@ -43,7 +43,7 @@ import (
 )
 
 func main() {
-	bin := flag.String("bin", "", "toolgen binary to measure (default: go build ./cmd/toolgen into a temporary directory)")
+	bin := flag.String("bin", "", "toolgen binary to measure (default: CGO_ENABLED=0 go build ./cmd/toolgen into a temporary directory)")
 	seq := flag.Int("seq", 200, "sequential calls timed for the median, per row")
 	par := flag.Int("par", 800, "calls timed with 8 in flight, per row")
 	total := flag.Int("total", 1000, "calls made per server before its RSS is read")
@@ -90,7 +90,9 @@ func run(bin, commands string, seq, par, total int, modes []string, withAudit bo
 	if bin == "" {
 		bin = filepath.Join(dir, "toolgen")
 		fmt.Fprintln(os.Stderr, "building toolgen ...")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/toolgen").CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", bin, "./cmd/toolgen")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build and the Dockerfile build it
+		if out, err := build.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build ./cmd/toolgen (run from the module root): %v\n%s", err, out)
 		}
 	}
