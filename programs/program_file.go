@@ -157,10 +157,15 @@ func lookProgram(name string) (string, bool) {
 }
 
 // byNameOnly are entries denied for what the program does under that name
-// only: procps's pkill is the same file as pgrep, and sysvinit's killall5
-// the target of pidof, each choosing what it does from argv[0], so sharing
-// their file says nothing about a program invoked under another name.
-var byNameOnly = map[string]bool{"pkill": true, "killall": true}
+// only: procps's pkill is the same file as pgrep, sysvinit's killall5 the
+// target of pidof, and git-receive-pack, git-upload-pack and
+// git-upload-archive are links to git, each choosing what it does from
+// argv[0], so sharing their file says nothing about a program invoked
+// under another name (git, once anything else links its file: a second
+// hard link, as perf's build-id cache or a packager makes, must not deny
+// git).
+var byNameOnly = map[string]bool{"pkill": true, "killall": true,
+	"git-receive-pack": true, "git-upload-pack": true, "git-upload-archive": true}
 
 // denyHit is a denied program found in a directory.
 type denyHit struct{ path, entry string }

@@ -142,6 +142,26 @@ func TestProgramUnderOtherNames(t *testing.T) {
 	assert.Contains(t, why, "ruby3")
 }
 
+// TestProgramServerNamesOfGit: git's server programs are links to git,
+// denied under their own names only; git is not denied for sharing its
+// file with them, even when another hard link to that file exists (link
+// count 2 makes the same-file index look).
+func TestProgramServerNamesOfGit(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	git := filepath.Join(dir, "git")
+	require.NoError(t, os.WriteFile(git, []byte("\x7fELF not really\n"), 0o755))
+	require.NoError(t, os.Link(git, filepath.Join(dir, "git-cache-copy")))
+	for _, name := range []string{"git-receive-pack", "git-upload-pack", "git-upload-archive"} {
+		require.NoError(t, os.Symlink("git", filepath.Join(dir, name)))
+		why, denied := DeniedProgram(filepath.Join(dir, name))
+		assert.True(t, denied, name)
+		assert.Contains(t, why, name)
+	}
+	why, denied := DeniedProgram(git)
+	assert.False(t, denied, "git denied for sharing its file with its server names: %s", why)
+}
+
 func TestProgramName(t *testing.T) {
 	for in, want := range map[string]string{
 		"perl5.36-x86_64-linux-gnu":          "perl5.36",
