@@ -162,6 +162,33 @@ func TestProgramServerNamesOfGit(t *testing.T) {
 	assert.False(t, denied, "git denied for sharing its file with its server names: %s", why)
 }
 
+// TestProgramDeniedAlias: a denied symlink to the very file a path names
+// (gmake -> make, with make allowed) is another name of the program the
+// caller chose, whatever the file's link count; a hard link under an
+// innocent name to a file that a denied symlink points to is still the
+// denied program.
+func TestProgramDeniedAlias(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	mk := filepath.Join(dir, "mymake")
+	require.NoError(t, os.WriteFile(mk, []byte("\x7fELF\n"), 0o755))
+	require.NoError(t, os.Link(mk, filepath.Join(dir, "mymake-cache")))
+	require.NoError(t, os.Symlink("mymake", filepath.Join(dir, "ruby9")))
+	_, denied := DeniedProgram(filepath.Join(dir, "ruby9"))
+	require.True(t, denied, "ruby9 is denied by name")
+	why, denied := DeniedProgram(mk)
+	assert.False(t, denied, "a denied alias of the named file denies it: %s", why)
+
+	awk := filepath.Join(dir, "myawk")
+	require.NoError(t, os.WriteFile(awk, []byte("\x7fELF\n"), 0o755))
+	require.NoError(t, os.Symlink("myawk", filepath.Join(dir, "perl9")))
+	lister := filepath.Join(dir, "lister")
+	require.NoError(t, os.Link(awk, lister))
+	why, denied = DeniedProgram(lister)
+	assert.True(t, denied, "a hard link to the file of a denied symlink")
+	assert.Contains(t, why, "perl9")
+}
+
 func TestProgramName(t *testing.T) {
 	for in, want := range map[string]string{
 		"perl5.36-x86_64-linux-gnu":          "perl5.36",
