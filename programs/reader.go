@@ -125,6 +125,11 @@ type Token struct {
 	// flag's name longer than one letter).
 	Name, Written string
 	Long          bool
+	// Listed: the grammar lists the option for sure where it stands — a
+	// letter that takes a value or is known to take none, or a long name
+	// written out in full that the grammar lists — so the words after it
+	// are read as the program reads them.
+	Listed bool
 	// Value is the option's value, attached (InWord) or the next word;
 	// HasValue says one was given.
 	Value            Arg
@@ -147,6 +152,11 @@ type Token struct {
 	Upto  int
 	Later int
 	Rest  bool
+	// Moot: the holes stand where option letters or a name are, but can
+	// spell no code option there (no letters in their values, or no code
+	// option of that form where they stand); the reading went on as if
+	// they were not there, which is not certain.
+	Moot bool
 }
 
 // Line is a command line read with one program's grammar.
@@ -358,6 +368,7 @@ func (r *reader) optionWord(i int) int {
 		}
 		switch k := r.hole(p.Hole); {
 		case k&HoleNoLetter != 0:
+			r.add(Token{Word: i, Kind: TokNames, Holes: []string{p.Hole}, Upto: len(a), Moot: true})
 		case k&HoleChoice != 0:
 			r.line.Expand = p.Hole
 			return i
@@ -378,6 +389,7 @@ func (r *reader) long(i int) int {
 	var rest Arg // the attached value, after '='
 	attached := false
 	var unknown []string // holes that may spell the option's name
+	var moot []string    // holes in the name that spell no code option
 	hasLong := r.hasCode(func(o *CodeOption) bool { return len(o.Long) > 0 })
 	for k, p := range a {
 		if p.Hole == "" {
@@ -392,11 +404,13 @@ func (r *reader) long(i int) int {
 		}
 		switch k := r.hole(p.Hole); {
 		case k&HoleNoLetter != 0: // no letters: it spells no code option's name
+			moot = append(moot, p.Hole)
 		case k&HoleChoice != 0:
 			if hasLong {
 				r.line.Expand = p.Hole
 				return i
 			}
+			moot = append(moot, p.Hole)
 		default:
 			unknown = append(unknown, p.Hole)
 		}
@@ -410,12 +424,17 @@ func (r *reader) long(i int) int {
 		r.add(t)
 		return i
 	}
+	if moot = append(moot, unknown...); len(moot) > 0 {
+		r.add(Token{Word: i, Kind: TokNames, Written: "--" + written, Holes: moot, Moot: true})
+	}
 	resolved, known := ResolveLong(written, r.lv.known, r.lv.abbrev)
 	if !known {
 		resolved = written
 	}
 	r.certain = r.certain && (attached || known)
 	t := Token{Word: i, Kind: TokOption, Name: "--" + resolved, Written: "--" + written, Long: true}
+	t.Listed = len(moot) == 0 && known && resolved == written &&
+		(slices.Contains(r.lv.argLong, resolved) || !attached && !r.lv.sub && slices.Contains(r.p.Grammar.Long, resolved))
 	for _, o := range r.lv.code {
 		for _, l := range o.Long {
 			if t.Code == nil && MayStandFor(written, l, r.lv.known, r.lv.abbrev) {
@@ -448,6 +467,7 @@ func (r *reader) short(i int) int {
 		if p.Hole != "" {
 			switch h := r.hole(p.Hole); {
 			case !hasShort, h&HoleNoLetter != 0:
+				r.add(Token{Word: i, Kind: TokNames, Holes: []string{p.Hole}, Upto: k + 1, Moot: true})
 				continue
 			case h&HoleChoice != 0:
 				r.line.Expand = p.Hole
@@ -475,7 +495,8 @@ func (r *reader) short(i int) int {
 			if lit[j+size:] == "" && len(a) == k+1 {
 				rest = nil
 			}
-			t := Token{Word: i, Kind: TokOption, Name: "-" + string(c), Written: "-" + string(c), Code: r.codeLetter(c)}
+			t := Token{Word: i, Kind: TokOption, Name: "-" + string(c), Written: "-" + string(c), Code: r.codeLetter(c),
+				Listed: hasRune(r.lv.argShort, c) || hasRune(r.lv.noArg, c)}
 			switch {
 			case t.Code != nil && t.Code.Kind == CodeCommand:
 				if rest != nil && r.p.Grammar.ShortEq && rest[0].Hole == "" { // clap: -x=sh runs sh
@@ -578,6 +599,7 @@ func (r *reader) oldStyle() int {
 		if p.Hole != "" {
 			switch h := r.hole(p.Hole); {
 			case h&HoleNoLetter != 0:
+				r.add(Token{Word: 1, Kind: TokNames, Holes: []string{p.Hole}, Upto: len(a), Moot: true})
 				continue
 			case h&HoleChoice != 0:
 				r.line.Expand = p.Hole

@@ -226,7 +226,9 @@ func (sc *scanner) program(binary string, words []Word, depth int) {
 				sc.add(codeSite{slot: s, prog: name, sub: true})
 			}
 		case programs.TokNames:
-			sc.names(name, t, words)
+			if !t.Moot {
+				sc.names(name, t, words)
+			}
 		case programs.TokOperand:
 			operands = append(operands, t.Word)
 		case programs.TokOption:
