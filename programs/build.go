@@ -53,7 +53,7 @@ func checkGo(c *Command) *Refusal {
 		}
 	}
 	for _, t := range c.tokens {
-		if t.kind != tokOption {
+		if t.kind != TokOption {
 			continue
 		}
 		v := t.value

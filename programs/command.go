@@ -2,7 +2,6 @@ package programs
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -91,7 +90,7 @@ func (c *Command) Readings() []Reading {
 	var out []Reading
 	for _, t := range c.tokens {
 		what := t.kind.String()
-		if t.kind == tokOption {
+		if t.kind == TokOption {
 			what = "option " + t.name
 			if t.hasValue {
 				what += fmt.Sprintf(" with value %q", t.value)
@@ -107,7 +106,7 @@ func (c *Command) Readings() []Reading {
 func (c *Command) Attached() map[int][]string {
 	out := map[int][]string{}
 	for _, t := range c.tokens {
-		if t.kind == tokOption && t.inWord {
+		if t.kind == TokOption && t.inWord {
 			out[t.word] = append(out[t.word], t.value)
 		}
 	}
@@ -118,26 +117,10 @@ func (c *Command) Attached() map[int][]string {
 // that a Check read (a sed script, an awk program): not a path.
 func (c *Command) Script(i int) bool { return c.scripts[i] }
 
-// tokKind classifies a word (or a letter of a combined word) of the command.
-type tokKind int
-
-const (
-	tokOption  tokKind = iota // an option: -x, --long
-	tokValue                  // the separate value of the option before it
-	tokOperand                // an operand
-	tokSub                    // the subcommand
-	tokEnd                    // "--", ending the options
-	tokCommand                // a word of the command a CodeCommand option runs, after its program
-)
-
-func (k tokKind) String() string {
-	return [...]string{"option", "option value", "operand", "subcommand", "end of options", "command word"}[k]
-}
-
 // token is one option, value, operand or subcommand.
 type token struct {
 	word     int     // index of the word it comes from
-	kind     tokKind //
+	kind     TokKind //
 	name     string  // options: "-x", or "--long" with an abbreviation resolved when unambiguous
 	long     bool    // a long option ("--long", or "-long" for GoFlag)
 	written  string  // options: the name as written ("--in-pl")
@@ -178,217 +161,18 @@ func (c *Command) script(i int) {
 // arg returns the text of word i.
 func (c *Command) arg(i int) string { return c.words[i].text }
 
-// grammar is what a scanner needs to know about options.
-type grammar struct {
-	argShort string   // short options taking a value
-	optShort string   // short options whose value can only be attached
-	noArg    string   // short options known to take no value
-	argLong  []string // long options taking a value
-	known    []string // every long option the binary is known to have
-	abbrev   bool     // long options may be abbreviated
-	shortEq  bool     // an attached short value drops a leading '='
-	cmdShort string   // options whose value is a command (execRules.CmdShort)
-	cmdLong  []string //
-	cmdPlus  bool     // "{} +" ends such a command too
-}
-
-// hasShort reports whether r is in set.
-func hasShort(set string, r rune) bool { return r < utf8.RuneSelf && strings.ContainsRune(set, r) }
-
-// resolveLong resolves a long option name as written (no dashes) by the
-// one abbreviation rule (ResolveLong); takesArg says whether the option
-// takes a value. ok is false when the option is unknown or ambiguous; name
-// is then as written.
-func (g *grammar) resolveLong(written string) (name string, takesArg, ok bool) {
-	name, ok = ResolveLong(written, g.known, g.abbrev)
-	if !ok {
-		return written, false, false
-	}
-	return name, slices.Contains(g.argLong, name), true
-}
-
-// scanner reads words into tokens.
-type scanner struct {
-	c       *Command
-	g       grammar
-	style   Style
-	certain bool // the previous word cannot have taken the next as its value
-	ended   bool // "--" ended the options
-	sub     bool // scanning after the subcommand
-}
-
-// scan reads words from i and returns where it stopped: at len(words), or at
-// the first operand when stopAtOperand is set (a subcommand).
-func (s *scanner) scan(i int, stopAtOperand bool) int {
-	words := s.c.words
-	for ; i < len(words); i++ {
-		w := words[i].text
-		switch {
-		case s.ended:
-			s.add(token{word: i, kind: tokOperand})
-			if stopAtOperand {
-				return i
-			}
-		case w == "--":
-			s.add(token{word: i, kind: tokEnd})
-			s.ended = s.certain
-			s.certain = true
-		case s.style == GoFlag && len(w) > 1 && w[0] == '-':
-			i = s.goFlag(i)
-		case strings.HasPrefix(w, "--"):
-			i = s.longOption(i)
-		case len(w) > 1 && w[0] == '-':
-			i = s.shortCluster(i, w[1:], false)
-		default:
-			if stopAtOperand {
-				return i
-			}
-			s.add(token{word: i, kind: tokOperand})
-			s.certain = true
-		}
-	}
-	return i
-}
-
-func (s *scanner) add(t token) {
-	t.sub = s.sub
-	s.c.tokens = append(s.c.tokens, t)
-}
-
-// takeNext makes word i+1 the value of option token t, when there is one.
-func (s *scanner) takeNext(t *token, i int) int {
-	if i+1 < len(s.c.words) {
-		t.value, t.hasValue = s.c.words[i+1].text, true
-		s.add(*t)
-		s.add(token{word: i + 1, kind: tokValue, name: t.name})
-		return i + 1
-	}
-	s.add(*t)
-	return i
-}
-
-// command reads the arguments of the command whose program is word i (a
-// CodeCommand option's value): the words up to a lone ";", or a "+" right
-// after a "{}" where cmdPlus, which it reads too. It returns the last word
-// read.
-func (s *scanner) command(i int) int {
-	words := s.c.words
-	for j := i + 1; j < len(words); j++ {
-		w := words[j].text
-		if w == ";" || w == "+" && s.g.cmdPlus && j > i+1 && words[j-1].text == "{}" {
-			return j
-		}
-		s.add(token{word: j, kind: tokCommand})
-	}
-	return len(words) - 1
-}
-
-// longOption reads "--name", "--name=value" or "--name value".
-func (s *scanner) longOption(i int) int {
-	written, value, hasEq := strings.Cut(s.c.words[i].text[2:], "=")
-	name, takesArg, known := s.g.resolveLong(written)
-	t := token{word: i, kind: tokOption, name: "--" + name, long: true, written: "--" + written, value: value, hasValue: hasEq, inWord: hasEq}
-	s.certain = hasEq || known
-	if known && !hasEq && slices.Contains(s.g.cmdLong, name) {
-		return s.command(s.takeNext(&t, i))
-	}
-	if !hasEq && takesArg {
-		return s.takeNext(&t, i)
-	}
-	s.add(t)
-	return i
-}
-
-// goFlag reads a Go flag: "-name", "--name", with "=value" or not. Whether
-// a flag without "=" takes the next word is not known, so it is not taken.
-func (s *scanner) goFlag(i int) int {
-	w := s.c.words[i].text
-	body := strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-")
-	name, value, hasEq := strings.Cut(body, "=")
-	written, _, _ := strings.Cut(w, "=")
-	t := token{word: i, kind: tokOption, name: "-" + name, long: len(name) > 1, written: written, value: value, hasValue: hasEq, inWord: hasEq}
-	for _, a := range s.g.argLong {
-		if a == name && !hasEq {
-			s.certain = true
-			return s.takeNext(&t, i)
-		}
-	}
-	s.certain = hasEq
-	s.add(t)
-	return i
-}
-
-// shortCluster reads the letters of "-abc" (or of tar's "abc" when oldStyle):
-// each letter is an option; one that takes a value takes the rest of the
-// word, or the next word(s) when nothing is attached.
-func (s *scanner) shortCluster(i int, letters string, oldStyle bool) int {
-	next := i
-	s.certain = true
-	for j := 0; j < len(letters); {
-		r, size := utf8.DecodeRuneInString(letters[j:])
-		rest := letters[j+size:]
-		t := token{word: i, kind: tokOption, name: "-" + string(r), written: "-" + string(r)}
-		switch {
-		case hasShort(s.g.cmdShort, r) && !oldStyle:
-			if rest != "" { // the command is this one word (clap: -x=sh is sh)
-				if s.g.shortEq {
-					rest = strings.TrimPrefix(rest, "=")
-				}
-				t.value, t.hasValue, t.inWord = rest, true, true
-				s.add(t)
-				return next
-			}
-			return s.command(s.takeNext(&t, next))
-		case hasShort(s.g.argShort, r) && oldStyle:
-			// tar's old style: the values follow in the next words, in order.
-			t2 := t
-			next = s.takeNext(&t2, next)
-			j += size
-			continue
-		case hasShort(s.g.argShort, r):
-			if rest != "" {
-				t.value, t.hasValue, t.inWord = rest, true, true
-				s.add(t)
-				return next
-			}
-			return s.takeNext(&t, next)
-		case hasShort(s.g.optShort, r):
-			// The value is whatever is attached; the letters after it are
-			// still read as options too, which refuses more, never less.
-			t.value, t.hasValue, t.inWord = rest, rest != "", rest != ""
-		default:
-			s.certain = s.certain && hasShort(s.g.noArg, r)
-		}
-		s.add(t)
-		j += size
-	}
-	return next
-}
-
-// read tokenises the command for rules r.
+// read tokenises the command with its program's grammar (Program.Read).
 func (c *Command) read() {
-	r := c.rules
-	top := grammar{argShort: r.ArgShort, optShort: r.OptShort, noArg: r.NoArgShort, argLong: r.ArgLong, known: r.known, abbrev: r.abbrevAt(false),
-		shortEq: r.ShortEq, cmdShort: r.CmdShort, cmdLong: r.CmdLong, cmdPlus: r.CmdPlus}
-	s := &scanner{c: c, g: top, style: r.Style, certain: true}
-	i := 1
-	if r.OldStyle && len(c.words) > 1 && c.words[1].text != "" && c.words[1].text[0] != '-' {
-		i = s.shortCluster(1, c.words[1].text, true) + 1
+	texts := make([]string, len(c.words))
+	for i, w := range c.words {
+		texts[i] = w.text
 	}
-	if !r.Subcommands {
-		s.scan(i, false)
-		return
+	line := c.rules.prog.ReadLine(LiteralArgs(texts), nil)
+	c.sub, c.subAt = line.Sub, line.SubAt
+	for _, t := range line.Tokens {
+		c.tokens = append(c.tokens, token{word: t.Word, kind: t.Kind, name: t.Name, long: t.Long, written: t.Written,
+			value: t.Value.Text(), hasValue: t.HasValue, inWord: t.InWord, sub: t.Sub})
 	}
-	i = s.scan(i, true)
-	if i >= len(c.words) {
-		return
-	}
-	c.sub, c.subAt = c.words[i].text, i
-	c.tokens = append(c.tokens, token{word: i, kind: tokSub})
-	sa := r.SubArgs[c.sub]
-	g := grammar{argShort: sa.Short, argLong: sa.Long, known: sa.Long, abbrev: r.Abbrev}
-	sub := &scanner{c: c, g: g, style: r.Style, certain: true, sub: true}
-	sub.scan(i+1, false)
 }
 
 // checkRows applies the rows of the rules to the tokens.
@@ -449,7 +233,7 @@ func (c *Command) checkToken(row *execRow, t *token) *Refusal {
 			return refuse(t.word, "%s: %s is refused: %s", c.name, describeWord(w), row.Why)
 		}
 	}
-	if t.kind != tokOption {
+	if t.kind != TokOption {
 		return nil
 	}
 	if c.matchOption(row.Short, row.Long, t) {
@@ -499,7 +283,7 @@ func (c *Command) matchOption(short string, long []string, t *token) bool {
 	}
 	if !t.long {
 		r, _ := utf8.DecodeRuneInString(t.name[1:])
-		return hasShort(short, r)
+		return hasRune(short, r)
 	}
 	written := strings.TrimPrefix(t.written, "--")
 	resolved := strings.TrimPrefix(t.name, "--")
@@ -555,7 +339,7 @@ func (c *Command) matchConfine(confine []string, t *token) bool {
 func (c *Command) operands() []token {
 	var out []token
 	for _, t := range c.tokens {
-		if t.kind == tokOperand {
+		if t.kind == TokOperand {
 			out = append(out, t)
 		}
 	}
@@ -568,7 +352,7 @@ func (c *Command) options(short string, long ...string) []token {
 	var out []token
 	for i := range c.tokens {
 		t := &c.tokens[i]
-		if t.kind == tokOption && c.matchOption(short, long, t) {
+		if t.kind == TokOption && c.matchOption(short, long, t) {
 			out = append(out, *t)
 		}
 	}

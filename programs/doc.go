@@ -8,17 +8,21 @@
 // directories it may execute from and the extra files it may read under
 // confinement.
 //
-// Two readers use the data. The template check (package validate) finds a
-// slot in a code position with the Grammar, Code, Commands, Script and
-// SubWhy of the template's program. The ExecTool's defence 4 (package
-// runtime/exec) looks the granted binary up (Lookup), reads the command
-// line with the same Grammar (Program.ReadCommand) and refuses what the
-// code options' ExecWhy, the Rows and the Check refuse (Command.Refusal).
+// One reader reads a command line with a program's Grammar and its code
+// options (reader.go, Program.ReadLine), and two consumers judge what it
+// read. The template check (package validate) reads a template, whose
+// slots are holes, and finds a slot in a code position with the Code,
+// Commands, Script and SubWhy of the template's program. The ExecTool's
+// defence 4 (package runtime/exec) looks the granted binary up (Lookup),
+// reads the command line (Program.ReadCommand, through ReadLine) and
+// refuses what the code options' ExecWhy, the Rows and the Check refuse
+// (Command.Refusal).
 //
-// Both readers resolve a long option by one rule (longopt.go: an exact name
-// wins, then a unique prefix where the program takes abbreviations), which
+// A long option resolves by one rule (longopt.go: an exact name wins,
+// then a unique prefix where the program takes abbreviations), which
 // TestConfirm checks against the installed programs; FuzzTemplateCode
-// holds the two readings of every program's templates to each other.
+// holds the two consumers' judgements of every program's templates to
+// each other.
 //
 // One file per program or family: git.go, sed.go, tar.go, net.go (curl,
 // wget, rsync, nc …), ssh.go …

@@ -66,6 +66,7 @@ type execRules struct {
 	Check func(c *Command) *Refusal
 
 	known []string // every long option the program is known to have (Program.LongNames)
+	prog  *Program // the program, whose Grammar reads the command line (Program.ReadLine)
 }
 
 // execRow is one row of the flag table: spellings refused for one reason.
@@ -116,6 +117,7 @@ func readingOf(p *Program) *execRules {
 		}
 	}
 	r.known = p.longNames()
+	r.prog = p
 	return r
 }
 

@@ -550,7 +550,7 @@ var (
 func checkGit(c *Command) *Refusal {
 	for _, t := range c.tokens {
 		v := c.arg(t.word)
-		if t.kind == tokOption && t.hasValue {
+		if t.kind == TokOption && t.hasValue {
 			v = t.value
 		}
 		if lv := strings.ToLower(v); strings.HasPrefix(lv, "ext::") || strings.HasPrefix(lv, "fd::") {
@@ -592,7 +592,7 @@ func checkGit(c *Command) *Refusal {
 		}
 	case "help":
 		for _, t := range c.tokens {
-			if t.sub && (t.kind == tokOperand || t.kind == tokValue) {
+			if t.sub && (t.kind == TokOperand || t.kind == TokValue) {
 				return refuse(t.word, "git: help %s is refused: showing a manual page runs the viewer programs the "+
 					"repository's configuration names (man.viewer); git %s -h prints the usage", c.arg(t.word), c.arg(t.word))
 			}
@@ -611,9 +611,9 @@ func (c *Command) gitWritesGitDir() *Refusal {
 	for _, t := range c.tokens {
 		var v string
 		switch {
-		case t.kind == tokOption && t.hasValue && t.name != "--git-dir" && !(c.sub == "config" && t.sub):
+		case t.kind == TokOption && t.hasValue && t.name != "--git-dir" && !(c.sub == "config" && t.sub):
 			v = t.value // git config --file .git/config reads it (config may only read)
-		case t.kind == tokOperand:
+		case t.kind == TokOperand:
 			v = c.arg(t.word)
 		default:
 			continue

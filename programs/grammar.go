@@ -19,15 +19,15 @@ const (
 	GoFlag
 )
 
-// Grammar is how a program reads its options: the one copy that the
-// template check (package validate) and the ExecTool (package runtime/exec)
-// both read. Where a grammar is not known for sure, each reader takes the
+// Grammar is how a program reads its options: the one copy that the one
+// reader (Program.ReadLine) reads a template or an ExecTool command line
+// with. Where a grammar is not known for sure, the reader takes the
 // reading that refuses more.
 type Grammar struct {
 	Style Style
 	// Abbrev: long options may be abbreviated to a unique prefix (GNU
 	// getopt_long, argp, git's parse-options after the subcommand), by the
-	// one rule of ResolveLong and MayStandFor that both readers follow.
+	// one rule of ResolveLong and MayStandFor.
 	Abbrev bool
 	// ArgShort are the option letters that take a value (the rest of the
 	// word, or the next word); OptShort those whose optional value can only
@@ -53,7 +53,7 @@ type Grammar struct {
 	// before it are the top level's (ArgShort … above), those after it the
 	// subcommand's: SubArgs lists, per subcommand, the options that take a
 	// value ("git config --file --get a b" sets a in the file "--get").
-	// Both readers read any other option after a subcommand as taking none,
+	// The reader reads any other option after a subcommand as taking none,
 	// the reading that refuses more: the letters after it and the next word
 	// are read as options too (git grep -nO{x} runs the pager {x}; git
 	// clone -pu PROG is refused as -p -u PROG).

@@ -174,7 +174,7 @@ func checkAwk(c *Command) *Refusal {
 	programs := c.options("e", "source")
 	if len(programs) == 0 {
 		if ops := c.operands(); len(ops) > 0 {
-			programs = []token{{word: ops[0].word, kind: tokOperand, value: c.arg(ops[0].word)}}
+			programs = []token{{word: ops[0].word, kind: TokOperand, value: c.arg(ops[0].word)}}
 		}
 	}
 	for _, p := range programs {
@@ -182,7 +182,7 @@ func checkAwk(c *Command) *Refusal {
 			return refuse(p.word, "awk: the program %q is refused: %s", p.value, reason)
 		}
 		c.script(p.word)
-		if p.kind == tokOption && !p.inWord {
+		if p.kind == TokOption && !p.inWord {
 			c.script(p.word + 1)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// The one abbreviation rule, which the template check (package validate)
-// and the ExecTool both follow: GNU getopt_long's. A long option written
+// The one abbreviation rule, which the reader (Program.ReadLine) follows
+// for templates and ExecTool command lines alike: GNU getopt_long's. A long option written
 // exactly as one the program knows is that option; failing that, where the
 // program takes abbreviations (Grammar.Abbrev), a prefix of exactly one
 // option it knows is that option; a prefix of several is refused by the
@@ -57,7 +57,7 @@ func MayStandFor(written, name string, known []string, abbrev bool) bool {
 
 // LongNames returns every long option p is known to have, sorted: its
 // grammar's Long and ArgLong, its code options' and the long options of
-// its rows (a stem with '*' excluded). Both readers resolve a long option
+// its rows (a stem with '*' excluded). The reader resolves a long option
 // against them.
 func (p *Program) LongNames() []string {
 	prepareLong()

@@ -42,8 +42,11 @@ func DeniedProgram(resolvedPath string) (reason string, denied bool) {
 //   - it is the same file, by device and inode, as a denied program of its
 //     own directory or of /usr/local/sbin, /usr/local/bin, /usr/sbin,
 //     /usr/bin, /sbin and /bin (a hard link or symlink to python3
-//     under an innocent name); pkill and killall count by name only, as
-//     their files also serve pgrep and pidof, chosen by argv[0];
+//     under an innocent name); pkill, killall and git's server names
+//     count by name only, as their files also serve pgrep, pidof and git,
+//     chosen by argv[0], and a denied symlink to the very file named
+//     (gmake -> make) is another name of the program the caller named by
+//     an allowed one;
 //   - it is a script whose #! line names an interpreter that is denied
 //     itself by these rules (pdb3 is a python3 script; "#!/usr/bin/env -S
 //     perl -w" runs perl), following up to 4 interpreters deep as the kernel
@@ -74,7 +77,7 @@ func (d DenyList) program(path string, depth int) (string, bool) {
 	if err != nil || !info.Mode().IsRegular() {
 		return "", false
 	}
-	if hit, ok := d.sameFile(info, filepath.Dir(path), filepath.Dir(real)); ok && !byNameOnly[hit.entry] {
+	if hit, ok := d.sameFile(info, real, filepath.Dir(path), filepath.Dir(real)); ok {
 		return fmt.Sprintf("%s is the same file as %s, which is on the deny list (entry %q)", path, hit.path, hit.entry), true
 	}
 	sb, ok := shebang.Read(real)
@@ -157,20 +160,43 @@ func lookProgram(name string) (string, bool) {
 }
 
 // byNameOnly are entries denied for what the program does under that name
-// only: procps's pkill is the same file as pgrep, and sysvinit's killall5
-// the target of pidof, each choosing what it does from argv[0], so sharing
-// their file says nothing about a program invoked under another name.
-var byNameOnly = map[string]bool{"pkill": true, "killall": true}
+// only: procps's pkill is the same file as pgrep, sysvinit's killall5 the
+// target of pidof, and git-receive-pack, git-upload-pack and
+// git-upload-archive are links to git, each choosing what it does from
+// argv[0], so sharing their file says nothing about a program invoked
+// under another name (git, once anything else links its file: a second
+// hard link, as perf's build-id cache or a packager makes, must not deny
+// git).
+var byNameOnly = map[string]bool{"pkill": true, "killall": true,
+	"git-receive-pack": true, "git-upload-pack": true, "git-upload-archive": true}
 
-// denyHit is a denied program found in a directory.
-type denyHit struct{ path, entry string }
+// denyHit is a denied program found in a directory: its path, the deny
+// list's entry, and, when the name is a symlink, the file it resolves to.
+type denyHit struct{ path, entry, alias string }
+
+// denies reports whether hit denies the program whose file, by its own
+// path resolved, is real: a name denied by name only (byNameOnly) never
+// does, nor a symlink to that very path (gmake -> make, cc -> gcc,
+// git-receive-pack -> git), which is another name for the program the
+// caller named by an allowed one. A hard link under a denied name, or a
+// symlink to another name of the file, does.
+func (hit denyHit) denies(real string) bool {
+	if byNameOnly[hit.entry] {
+		return false
+	}
+	if hit.alias == "" {
+		return true
+	}
+	resolved, err := filepath.EvalSymlinks(real)
+	return err != nil || resolved != hit.alias
+}
 
 // dirIndex maps the files of one directory that a deny list denies by name
 // to where they are; it is valid while the directory's mtime is unchanged.
 type dirIndex struct {
 	mtime   time.Time
 	checked time.Time // when mtime was last compared with the directory's (guarded by indexes)
-	files   map[fileid.Key]denyHit
+	files   map[fileid.Key][]denyHit
 }
 
 // indexKey names a dirIndex: the deny list's key and the directory.
@@ -203,8 +229,9 @@ var programDirs = sync.OnceValue(func() []string {
 	return out
 })
 
-// sameFile looks info up among the denied programs of dirs and systemDirs.
-func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
+// sameFile looks info, the file real, up among the denied programs of dirs
+// and systemDirs, and returns the first that denies it (denyHit.denies).
+func (d DenyList) sameFile(info fs.FileInfo, real string, dirs ...string) (denyHit, bool) {
 	key, ok := fileid.Of(info)
 	if !ok {
 		return denyHit{}, false
@@ -225,8 +252,10 @@ func (d DenyList) sameFile(info fs.FileInfo, dirs ...string) (denyHit, bool) {
 		}
 	}
 	for i, dir := range search {
-		if hit, ok := d.index(dir, i < system).files[key]; ok {
-			return hit, true
+		for _, hit := range d.index(dir, i < system).files[key] {
+			if hit.denies(real) {
+				return hit, true
+			}
 		}
 	}
 	return denyHit{}, false
@@ -260,7 +289,7 @@ func (d DenyList) index(dir string, system bool) *dirIndex {
 		indexes.Unlock()
 		return idx
 	}
-	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileid.Key]denyHit{}}
+	idx = &dirIndex{mtime: fi.ModTime(), checked: now, files: map[fileid.Key][]denyHit{}}
 	d.indexInto(idx, dir)
 	indexes.Lock()
 	if indexes.m == nil {
@@ -295,8 +324,12 @@ func (d DenyList) indexInto(idx *dirIndex, dir string) {
 		if !ok {
 			continue
 		}
-		if _, dup := idx.files[k]; !dup {
-			idx.files[k] = denyHit{path: filepath.Join(dir, n.name), entry: n.entry}
+		hit := denyHit{path: filepath.Join(dir, n.name), entry: n.entry}
+		if fi, err := os.Lstat(hit.path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if hit.alias, err = filepath.EvalSymlinks(hit.path); err != nil {
+				hit.alias = ""
+			}
 		}
+		idx.files[k] = append(idx.files[k], hit)
 	}
 }

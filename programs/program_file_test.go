@@ -142,6 +142,53 @@ func TestProgramUnderOtherNames(t *testing.T) {
 	assert.Contains(t, why, "ruby3")
 }
 
+// TestProgramServerNamesOfGit: git's server programs are links to git,
+// denied under their own names only; git is not denied for sharing its
+// file with them, even when another hard link to that file exists (link
+// count 2 makes the same-file index look).
+func TestProgramServerNamesOfGit(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	git := filepath.Join(dir, "git")
+	require.NoError(t, os.WriteFile(git, []byte("\x7fELF not really\n"), 0o755))
+	require.NoError(t, os.Link(git, filepath.Join(dir, "git-cache-copy")))
+	for _, name := range []string{"git-receive-pack", "git-upload-pack", "git-upload-archive"} {
+		require.NoError(t, os.Symlink("git", filepath.Join(dir, name)))
+		why, denied := DeniedProgram(filepath.Join(dir, name))
+		assert.True(t, denied, name)
+		assert.Contains(t, why, name)
+	}
+	why, denied := DeniedProgram(git)
+	assert.False(t, denied, "git denied for sharing its file with its server names: %s", why)
+}
+
+// TestProgramDeniedAlias: a denied symlink to the very file a path names
+// (gmake -> make, with make allowed) is another name of the program the
+// caller chose, whatever the file's link count; a hard link under an
+// innocent name to a file that a denied symlink points to is still the
+// denied program.
+func TestProgramDeniedAlias(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	mk := filepath.Join(dir, "mymake")
+	require.NoError(t, os.WriteFile(mk, []byte("\x7fELF\n"), 0o755))
+	require.NoError(t, os.Link(mk, filepath.Join(dir, "mymake-cache")))
+	require.NoError(t, os.Symlink("mymake", filepath.Join(dir, "ruby9")))
+	_, denied := DeniedProgram(filepath.Join(dir, "ruby9"))
+	require.True(t, denied, "ruby9 is denied by name")
+	why, denied := DeniedProgram(mk)
+	assert.False(t, denied, "a denied alias of the named file denies it: %s", why)
+
+	awk := filepath.Join(dir, "myawk")
+	require.NoError(t, os.WriteFile(awk, []byte("\x7fELF\n"), 0o755))
+	require.NoError(t, os.Symlink("myawk", filepath.Join(dir, "perl9")))
+	lister := filepath.Join(dir, "lister")
+	require.NoError(t, os.Link(awk, lister))
+	why, denied = DeniedProgram(lister)
+	assert.True(t, denied, "a hard link to the file of a denied symlink")
+	assert.Contains(t, why, "perl9")
+}
+
 func TestProgramName(t *testing.T) {
 	for in, want := range map[string]string{
 		"perl5.36-x86_64-linux-gnu":          "perl5.36",

@@ -170,7 +170,7 @@ func substitute(t *Template, slot, v string) *Template {
 }
 
 // codeOptions lists p's code options as a person writes them, for messages.
-func (p *codeProgram) codeOptions() string {
+func codeOptions(p *programs.Program) string {
 	var names []string
 	for _, o := range p.Code {
 		for _, c := range o.Short {
@@ -203,14 +203,14 @@ func siteError(s *tool.Spec, site codeSite, note string) *tool.Error {
 	switch {
 	case site.sub:
 		return tool.SpecErrorf(field, "slot %q: %sit is %s's subcommand, and %s; the model must not choose it: write the subcommand out in the "+
-			"template, or give the slot an enum of the allowed subcommands", a.Name, note, site.prog, codeEntry(site.prog).SubWhy)
+			"template, or give the slot an enum of the allowed subcommands", a.Name, note, site.prog, subWhy(codeEntry(site.prog)))
 	case site.names && site.afterDashes:
 		return nil // slotNamesOption's 613 says it
 	case site.names:
 		return tool.SpecErrorf(field, "slot %q: %sit stands among the option letters or in the option name of %q, so its value would "+
 			"choose options of %s, and some of them take code (%s); the model must not choose options: write them out in the "+
-			"template, or give the slot an enum of the allowed values", a.Name, note, opt, site.prog, codeEntry(site.prog).codeOptions())
-	case site.kind == codeScriptFile:
+			"template, or give the slot an enum of the allowed values", a.Name, note, opt, site.prog, codeOptions(codeEntry(site.prog)))
+	case site.kind == programs.CodeScriptFile:
 		fix := "write what the file would hold out in the template instead"
 		if p := codeEntry(site.prog); p != nil && p.Script != nil {
 			fix = "write the script out in the template instead (" + p.Script.Inline + ")"

@@ -59,7 +59,7 @@ type codeSite struct {
 	opt  string // the option as written ("--compress-prog", "-I", "-exec")
 	what string // or the operands that are a command (codeOperands.What)
 	full string // the option's full name when opt abbreviates it
-	kind codeKind
+	kind programs.CodeKind
 	why  string
 	// names: the slot stands among option letters or in an option's name
 	// (sed -n{x}); sub: it is git's subcommand; cmd: it is the command a
@@ -121,7 +121,9 @@ func slotInfoOf(s *tool.Spec) func(string) slotInfo {
 	}
 }
 
-// scanner reads one program's words.
+// scanner reads one program's words with the one reader of a command
+// line (programs.Program.ReadLine) and finds the code positions in what
+// it read.
 type scanner struct {
 	info func(string) slotInfo
 	out  *codeScan
@@ -131,10 +133,12 @@ type scanner struct {
 func scanTemplate(t *Template, info func(string) slotInfo) *codeScan {
 	out := &codeScan{}
 	sc := scanner{info: info, out: out}
-	sc.program(t.Binary(), t.Words[1:], 0)
+	sc.program(t.Binary(), t.Words, 0)
 	return out
 }
 
+// isOptionWord reports whether w begins with a literal dash and is more
+// than the dash.
 func isOptionWord(w Word) bool {
 	return w[0].Slot == "" && strings.HasPrefix(w[0].Lit, "-") && (len(w[0].Lit) > 1 || len(w) > 1)
 }
@@ -150,75 +154,182 @@ func slotsOf(parts []Part) []string {
 	return out
 }
 
-// program reads the arguments of binary.
+// codeEntry returns the program binary is when it has a code position (a
+// code option, operands that are a command, a script), or nil.
+func codeEntry(binary string) *programs.Program {
+	p := programs.Lookup(binary)
+	if p == nil || len(p.Code) == 0 && len(p.Commands) == 0 && p.Script == nil {
+		return nil
+	}
+	return p
+}
+
+// subWhy says why p's subcommand may be code.
+func subWhy(p *programs.Program) string {
+	if p.SubWhy != "" {
+		return p.SubWhy
+	}
+	return "a subcommand may run programs"
+}
+
+// argsOf returns words as the reader's Args, a slot a hole.
+func argsOf(words []Word) []programs.Arg {
+	out := make([]programs.Arg, len(words))
+	for i, w := range words {
+		for _, p := range w {
+			out[i] = append(out[i], programs.Piece{Lit: p.Lit, Hole: p.Slot})
+		}
+	}
+	return out
+}
+
+// wordOf returns a as a Word.
+func wordOf(a programs.Arg) Word {
+	var w Word
+	for _, p := range a {
+		w = append(w, Part{Lit: p.Lit, Slot: p.Hole})
+	}
+	return w
+}
+
+// hole says what the reader may assume of a slot's value.
+func (sc *scanner) hole(name string) programs.HoleKind {
+	var k programs.HoleKind
+	in := sc.info(name)
+	if in.letterFree {
+		k |= programs.HoleNoLetter
+	}
+	if in.enum {
+		k |= programs.HoleChoice
+	}
+	return k
+}
+
+// program reads words (words[0] the program, binary as written).
 func (sc *scanner) program(binary string, words []Word, depth int) {
 	p := codeEntry(binary)
 	if p == nil || depth > 4 || sc.out.expand != "" {
 		return
 	}
-	st := progState{p: p, name: BinaryName(binary), sub: ""}
-	if !p.Subcommands {
-		st.subDone = true
+	name := BinaryName(binary)
+	line := p.ReadLine(argsOf(words), sc.hole)
+	if line.Expand != "" {
+		sc.out.expand = line.Expand
+		return
 	}
+	scriptGiven := false
 	var operands []int
-	endOpts := false
-	certain := true           // the word before cannot have taken the next as its value
-	var consumed map[int]bool // words an old-style cluster takes as values
-	start := 0
-	if p.OldStyle && len(words) > 0 && !isOptionWord(words[0]) {
-		consumed = sc.oldStyle(&st, words)
-		start = 1
-	}
-	for i := start; i < len(words) && sc.out.expand == ""; i++ {
-		w := words[i]
-		if consumed[i] {
-			continue
-		}
-		if endOpts || !isOptionWord(w) {
-			certain = true
-			if !st.subDone {
-				st.subDone, endOpts = true, false
-				if w[0].Slot == "" && len(w) == 1 {
-					st.sub = w[0].Lit
-					continue
-				}
-				st.sub = "?" // any subcommand: every subcommand's rows apply
-				for _, s := range slotsOf(w) {
-					if sc.info(s).enum {
-						sc.out.expand = s
-						return
-					}
-					sc.add(codeSite{slot: s, prog: st.name, sub: true})
-				}
+	for _, t := range line.Tokens {
+		switch t.Kind {
+		case programs.TokSub:
+			for _, s := range t.Holes {
+				sc.add(codeSite{slot: s, prog: name, sub: true})
+			}
+		case programs.TokNames:
+			if !t.Moot {
+				sc.names(name, t, words)
+			}
+		case programs.TokOperand:
+			operands = append(operands, t.Word)
+		case programs.TokOption:
+			if t.Code == nil {
 				continue
 			}
-			operands = append(operands, i)
-			continue
+			if k := t.Code.Kind; k == programs.CodeScript || k == programs.CodeScriptFile {
+				scriptGiven = true
+			}
+			if t.HasValue {
+				sc.value(p, name, t, words, depth)
+			}
 		}
-		if len(w) == 1 && w[0].Lit == "--" {
-			// "--" ends the options unless the option before may take it
-			// as its value (a letter the grammar does not list), as the
-			// ExecTool reads it; git -- log: the subcommand still follows.
-			endOpts = certain && st.subDone
-			certain = true
-			continue
+		if sc.out.expand != "" {
+			return
 		}
-		certain = st.certain(w)
-		i = sc.option(&st, words, i, depth)
 	}
-	if p.Script != nil && !st.scriptGiven && len(operands) > 0 {
-		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, script: p.Script, word: words[operands[0]]})
+	if p.Script != nil && !scriptGiven && len(operands) > 0 {
+		sc.out.sed = append(sc.out.sed, sedSite{prog: name, script: p.Script, word: words[operands[0]]})
 	}
 	for _, c := range p.Commands {
-		sc.operandCommand(&st, c, words, operands)
+		sc.operandCommand(p, name, line.Sub, c, words, operands)
+	}
+}
+
+// names records the slots that may spell option letters or names, and
+// those of the words that may then be the option's value.
+func (sc *scanner) names(prog string, t programs.Token, words []Word) {
+	opt := t.Written
+	if t.Upto > 0 {
+		opt = (&Template{Words: []Word{words[t.Word][:t.Upto]}}).String()
+	}
+	for _, s := range t.Holes {
+		sc.add(codeSite{slot: s, prog: prog, opt: opt, names: true, afterDashes: afterDashes(words[t.Word], s)})
+	}
+	if t.Later == 0 {
+		return
+	}
+	later := words[t.Later : t.Later+1]
+	if t.Rest {
+		later = words[t.Later:]
+	}
+	for _, w := range later {
+		for _, s := range slotsOf(w) {
+			sc.add(codeSite{slot: s, prog: prog, opt: opt + "…", names: true})
+		}
+	}
+}
+
+// value records the value of the code option t.
+func (sc *scanner) value(p *programs.Program, prog string, t programs.Token, words []Word, depth int) {
+	o := t.Code
+	full := t.Full
+	if full == t.Written {
+		full = ""
+	}
+	switch o.Kind {
+	case programs.CodeCommand:
+		sc.command(prog, t, full, words, depth)
+	case programs.CodeScript:
+		sc.out.sed = append(sc.out.sed, sedSite{prog: prog, script: p.Script, via: t.Written, word: wordOf(t.Value)})
+	default:
+		opt := t.Written
+		if w := words[t.Word]; !isOptionWord(w) { // tar xIf: a letter of a cluster without a dash
+			opt += " (in " + (&Template{Words: []Word{w}}).String() + ")"
+		}
+		for _, s := range t.Value.Holes() {
+			sc.add(codeSite{slot: s, prog: prog, opt: opt, full: full, kind: o.Kind, why: o.Why})
+		}
+	}
+}
+
+// command records the command a CodeCommand option runs: its program (the
+// option's value) and its arguments, the words up to the command's end. A
+// command attached to its option is one word to a clap program (fd
+// -xCMD), whose own options follow; other readers may take the words
+// after it as the command's arguments, so they are read both ways.
+func (sc *scanner) command(prog string, t programs.Token, full string, words []Word, depth int) {
+	o := t.Code
+	program := wordOf(t.Value)
+	from := t.Word + 2
+	if t.InWord {
+		from = t.Word + 1
+	}
+	if len(program) == 1 && program[0].Slot == "" && program[0].Lit != "" {
+		sc.out.runs = append(sc.out.runs, codeRun{prog: prog, opt: t.Written, program: program[0].Lit})
+		args := append([]Word{program}, words[min(from, t.CmdEnd):t.CmdEnd]...)
+		sc.program(program[0].Lit, args, depth+1)
+		return
+	}
+	for _, s := range slotsOf(program) {
+		sc.add(codeSite{slot: s, prog: prog, opt: t.Written, full: full, kind: o.Kind, why: o.Why, cmd: true})
 	}
 }
 
 // operandCommand finds the slots of the command that c says operands hold
-// (the indexes in words of the program's operands, in order). A slot in
-// one of c.Lead's places might spell it, so it counts as leading there.
-func (sc *scanner) operandCommand(st *progState, c codeOperands, words []Word, operands []int) {
-	if st.p.Subcommands && c.Sub != st.sub && st.sub != "?" {
+// (the indexes in words of the program's operands, in order); sub is the
+// subcommand read. A slot in one of c.Lead's places might spell it, so it
+// counts as leading there.
+func (sc *scanner) operandCommand(p *programs.Program, prog, sub string, c programs.CodeOperands, words []Word, operands []int) {
+	if p.Grammar.Subcommands && c.Sub != sub && sub != "?" {
 		return
 	}
 	skip := c.Skip
@@ -240,442 +351,13 @@ func (sc *scanner) operandCommand(st *progState, c codeOperands, words []Word, o
 	first := words[operands[skip]]
 	if len(first) == 1 && first[0].Slot == "" {
 		opt := strings.TrimSpace(c.Sub + " " + strings.Join(c.Lead, " "))
-		sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: first[0].Lit})
+		sc.out.runs = append(sc.out.runs, codeRun{prog: prog, opt: opt, program: first[0].Lit})
 	}
 	for k, i := range operands[skip:] {
 		for _, s := range slotsOf(words[i]) {
-			sc.add(codeSite{slot: s, prog: st.name, what: c.What, kind: codeCommand, why: c.Why, cmd: true, cmdArg: k > 0})
+			sc.add(codeSite{slot: s, prog: prog, what: c.What, kind: programs.CodeCommand, why: c.Why, cmd: true, cmdArg: k > 0})
 		}
 	}
-}
-
-// oldStyle reads words[0] as a cluster of option letters without a dash
-// (tar xIf PROG ARCHIVE): each letter that takes a value takes the next
-// word not yet taken. It returns the words taken.
-func (sc *scanner) oldStyle(st *progState, words []Word) map[int]bool {
-	consumed := map[int]bool{}
-	next := 1
-	rows := st.rows()
-	cluster := (&Template{Words: []Word{words[0]}}).String()
-	for _, part := range words[0] {
-		if part.Slot != "" {
-			switch info := sc.info(part.Slot); {
-			case info.letterFree:
-				continue
-			case info.enum:
-				sc.out.expand = part.Slot
-				return consumed
-			}
-			// The value is option letters; each may take a later word.
-			sc.add(codeSite{slot: part.Slot, prog: st.name, opt: cluster, names: true})
-			for _, w := range words[next:] {
-				for _, s := range slotsOf(w) {
-					sc.add(codeSite{slot: s, prog: st.name, opt: cluster + "…", names: true})
-				}
-			}
-			return consumed
-		}
-		for j := 0; j < len(part.Lit); j++ {
-			c := part.Lit[j]
-			code := false
-			for _, o := range rows {
-				if strings.IndexByte(o.Short, c) >= 0 && next < len(words) {
-					for _, s := range slotsOf(words[next]) {
-						sc.add(codeSite{slot: s, prog: st.name, opt: "-" + string(c) + " (in " + cluster + ")", kind: o.Kind, why: o.Why})
-					}
-					code = true
-				}
-			}
-			if (code || st.takesShort(c)) && next < len(words) {
-				consumed[next] = true
-				next++
-			}
-		}
-	}
-	return consumed
-}
-
-// progState is the state of reading one program's words.
-type progState struct {
-	p           *codeProgram
-	name        string
-	sub         string // git's subcommand; "" before it, "?" when a slot chooses it
-	subDone     bool
-	scriptGiven bool // sed -e or -f seen
-}
-
-// rows returns the code options that apply at the current level.
-func (st *progState) rows() []*codeOption {
-	var out []*codeOption
-	for i := range st.p.Code {
-		o := &st.p.Code[i]
-		if !st.p.Subcommands {
-			out = append(out, o)
-			continue
-		}
-		switch {
-		case !st.subDone || st.sub == "":
-			if o.Sub == "" {
-				out = append(out, o)
-			}
-		case o.Sub == "":
-		case o.Sub == "*" || st.sub == "?" || slices.Contains(strings.Fields(o.Sub), st.sub):
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// option reads the option word words[i] and returns the index of the last
-// word it consumed.
-func (sc *scanner) option(st *progState, words []Word, i, depth int) int {
-	w := words[i]
-	rows := st.rows()
-	// Whole option words (find -exec, zip -TT).
-	for _, o := range rows {
-		for _, name := range o.Words {
-			lit := w[0].Lit
-			switch {
-			case len(w) == 1 && lit == name:
-				return sc.value(st, o, name, name, nil, words, i, depth)
-			case o.Kind != codeCommand && strings.HasPrefix(lit, name) && !st.p.WordsOnly:
-				rest := append(Word{{Lit: strings.TrimPrefix(strings.TrimPrefix(lit, name), "=")}}, w[1:]...)
-				return sc.value(st, o, name, name, rest, words, i, depth)
-			}
-		}
-	}
-	if st.p.WordsOnly {
-		for _, part := range w {
-			switch info := sc.info(part.Slot); {
-			case part.Slot == "", info.letterFree:
-			case info.enum:
-				sc.out.expand = part.Slot
-				return i
-			default: // -exe{x}: the value may finish an option word
-				opt := (&Template{Words: []Word{w}}).String()
-				sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true, afterDashes: afterDashes(w, part.Slot)})
-				if i+1 < len(words) { // … whose value or command is the next word
-					for _, s := range slotsOf(words[i+1]) {
-						sc.add(codeSite{slot: s, prog: st.name, opt: opt + "…", names: true})
-					}
-				}
-				return i
-			}
-		}
-		return i
-	}
-	if strings.HasPrefix(w[0].Lit, "--") {
-		return sc.long(st, rows, words, i, depth)
-	}
-	return sc.short(st, rows, words, i, depth)
-}
-
-// long reads a long option word.
-func (sc *scanner) long(st *progState, rows []*codeOption, words []Word, i, depth int) int {
-	w := words[i]
-	var name strings.Builder
-	var rest Word // the attached value, after '='
-	attached := false
-	var unknown []string // slots that may spell the option's name
-	for k, part := range w {
-		if part.Slot == "" {
-			before, after, found := strings.Cut(part.Lit, "=")
-			name.WriteString(before)
-			if found {
-				attached = true
-				rest = append(Word{{Lit: after}}, w[k+1:]...)
-				break
-			}
-			continue
-		}
-		info := sc.info(part.Slot)
-		switch {
-		case info.letterFree: // no letters: it spells no code option's name
-		case info.enum:
-			if hasLong(rows) {
-				sc.out.expand = part.Slot
-				return i
-			}
-		default:
-			unknown = append(unknown, part.Slot)
-		}
-	}
-	opt := strings.TrimPrefix(name.String(), "--")
-	if len(unknown) > 0 && hasLong(rows) {
-		for _, s := range unknown {
-			sc.add(codeSite{slot: s, prog: st.name, opt: "--" + opt, names: true, afterDashes: afterDashes(w, s)})
-		}
-		// The name is unknown: its value may be code too.
-		if !attached && i+1 < len(words) {
-			for _, s := range slotsOf(words[i+1]) {
-				sc.add(codeSite{slot: s, prog: st.name, opt: "--" + opt + "…", names: true})
-			}
-		}
-		return i
-	}
-	exactOnly := !st.p.Abbrev || st.p.Subcommands && !st.subDone
-	for _, o := range rows {
-		for _, l := range o.Long {
-			if programs.MayStandFor(opt, l, st.p.known, !exactOnly) {
-				if attached {
-					return sc.value(st, o, "--"+opt, "--"+l, rest, words, i, depth)
-				}
-				if o.Optional {
-					return i
-				}
-				return sc.value(st, o, "--"+opt, "--"+l, nil, words, i, depth)
-			}
-		}
-	}
-	if !attached && st.takesLong(opt, exactOnly) {
-		return i + 1
-	}
-	return i
-}
-
-func hasLong(rows []*codeOption) bool {
-	for _, o := range rows {
-		if len(o.Long) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func hasShort(rows []*codeOption) bool {
-	for _, o := range rows {
-		if o.Short != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// takesLong reports whether the long option opt, written alone, takes the
-// next word as its value: it resolves (programs.ResolveLong, the one
-// abbreviation rule) to an option of ArgLong.
-func (st *progState) takesLong(opt string, exactOnly bool) bool {
-	if st.p.Subcommands && !st.subDone {
-		return st.p.top.TakesValue("--" + opt)
-	}
-	name, ok := programs.ResolveLong(opt, st.p.known, !exactOnly)
-	return ok && slices.Contains(st.p.ArgLong, name)
-}
-
-// short reads a cluster of option letters.
-func (sc *scanner) short(st *progState, rows []*codeOption, words []Word, i, depth int) int {
-	w := words[i]
-	for k, part := range w {
-		if part.Slot != "" {
-			info := sc.info(part.Slot)
-			switch {
-			case !hasShort(rows), info.letterFree:
-				continue
-			case info.enum:
-				sc.out.expand = part.Slot
-				return i
-			}
-			// The value adds option letters, a code one among them perhaps.
-			opt := (&Template{Words: []Word{w[:k+1]}}).String()
-			sc.add(codeSite{slot: part.Slot, prog: st.name, opt: opt, names: true, afterDashes: afterDashes(w, part.Slot)})
-			if k == len(w)-1 && i+1 < len(words) {
-				for _, s := range slotsOf(words[i+1]) {
-					sc.add(codeSite{slot: s, prog: st.name, opt: opt + "…", names: true})
-				}
-			}
-			return i
-		}
-		lit := part.Lit
-		if k == 0 {
-			lit = lit[1:]
-		}
-		for j := 0; j < len(lit); j++ {
-			c := lit[j]
-			for _, o := range rows {
-				for _, name := range o.Words { // zip -qTT CMD: a two-letter option inside a cluster
-					if k == 0 && j == 0 {
-						break // the whole word: option() read it
-					}
-					if strings.HasPrefix(lit[j:], name[1:]) {
-						rest := append(Word{{Lit: strings.TrimPrefix(lit[j+len(name)-1:], "=")}}, w[k+1:]...)
-						if rest[0].Lit == "" {
-							rest = rest[1:]
-						}
-						if len(rest) == 0 {
-							rest = nil
-						}
-						return sc.value(st, o, name, "", rest, words, i, depth)
-					}
-				}
-			}
-			rest := append(Word{{Lit: lit[j+1:]}}, w[k+1:]...)
-			if rest[0].Lit == "" {
-				rest = rest[1:]
-			}
-			for _, o := range rows {
-				if strings.IndexByte(o.Short, c) >= 0 {
-					if len(rest) > 0 {
-						return sc.value(st, o, "-"+string(c), "", rest, words, i, depth)
-					}
-					if o.Optional {
-						return i
-					}
-					return sc.value(st, o, "-"+string(c), "", nil, words, i, depth)
-				}
-			}
-			if st.takesShort(c) {
-				if len(rest) == 0 {
-					return i + 1
-				}
-				return i
-			}
-		}
-	}
-	return i
-}
-
-// certain reports whether the option word w cannot take the next word as
-// its value unless its grammar says so: no slot in it, a long option the
-// program knows or written with "=", letters the grammar lists up to one
-// that takes a value. Where it is not certain, a "--" after it may be its
-// value, not the end of the options.
-func (st *progState) certain(w Word) bool {
-	if len(w) != 1 {
-		return false
-	}
-	lit := w[0].Lit
-	if st.p.WordsOnly {
-		return true
-	}
-	if long, ok := strings.CutPrefix(lit, "--"); ok {
-		name, _, eq := strings.Cut(long, "=")
-		_, known := programs.ResolveLong(name, st.p.known, st.p.Abbrev && (st.subDone || !st.p.Subcommands))
-		return eq || known
-	}
-	for j := 1; j < len(lit); j++ {
-		switch c := lit[j]; {
-		case st.takesShort(c), st.codeLetter(c):
-			return true
-		case strings.IndexByte(st.noArgShort(), c) < 0:
-			return false
-		}
-	}
-	return true
-}
-
-// codeLetter reports whether c is the letter of a code option that takes
-// a value where st stands.
-func (st *progState) codeLetter(c byte) bool {
-	for _, o := range st.rows() {
-		if strings.IndexByte(o.Short, c) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// noArgShort returns the option letters known to take no value where st
-// stands: the top level's (none are listed after a subcommand).
-func (st *progState) noArgShort() string {
-	if st.p.Subcommands && st.subDone {
-		return ""
-	}
-	return st.p.top.NoArgShort
-}
-
-// takesShort reports whether option letter c takes a value. After a
-// subcommand only the letters its SubArgs list do, as the ExecTool reads
-// them: a letter taken for a flag leaves the letters after it and the next
-// word to be read as options, which refuses more (git grep -nO{x} runs the
-// pager {x}).
-func (st *progState) takesShort(c byte) bool {
-	switch {
-	case !st.p.Subcommands:
-		return strings.IndexByte(st.p.ArgShort, c) >= 0
-	case !st.subDone:
-		return st.p.top.TakesValue("-" + string(c))
-	}
-	return strings.IndexByte(st.p.top.SubArgs[st.sub].Short, c) >= 0
-}
-
-// value records the value of the code option o: attached (rest, when not
-// nil) or the next word; it returns the index of the last word consumed.
-func (sc *scanner) value(st *progState, o *codeOption, opt, full string, rest Word, words []Word, i, depth int) int {
-	if full == opt {
-		full = ""
-	}
-	if o.Kind == codeScript || o.Kind == codeScriptFile {
-		st.scriptGiven = true
-	}
-	last := i
-	attached := rest != nil
-	if rest == nil {
-		if i+1 >= len(words) {
-			return i
-		}
-		rest, last = words[i+1], i+1
-	}
-	if o.Kind == codeCommand {
-		return sc.command(st, o, opt, full, rest, attached, words, last, depth)
-	}
-	if o.Kind == codeScript {
-		sc.out.sed = append(sc.out.sed, sedSite{prog: st.name, script: st.p.Script, via: opt, word: rest})
-		return last
-	}
-	for _, s := range slotsOf(rest) {
-		sc.add(codeSite{slot: s, prog: st.name, opt: opt, full: full, kind: o.Kind, why: o.Why})
-	}
-	return last
-}
-
-// command records the command a codeCommand option runs: its first word
-// (rest: attached, or words[last]) is the program, the words after it up
-// to the end commandEnd finds its arguments; it returns the index of the
-// last word consumed. An attached command is one word to a clap program
-// (fd -xCMD), whose own options follow; other readers may take the words
-// after it as the command's arguments, so they are read both ways.
-func (sc *scanner) command(st *progState, o *codeOption, opt, full string, rest Word, attached bool, words []Word, last, depth int) int {
-	if attached && st.p.top.ShortEq && len(opt) == 2 && rest[0].Slot == "" {
-		rest = append(Word{{Lit: strings.TrimPrefix(rest[0].Lit, "=")}}, rest[1:]...) // clap: -x=sh runs sh
-		if rest[0].Lit == "" && len(rest) > 1 {
-			rest = rest[1:]
-		}
-	}
-	end := commandEnd(o, words, last+1)
-	if len(rest) == 1 && rest[0].Slot == "" && rest[0].Lit != "" {
-		sc.out.runs = append(sc.out.runs, codeRun{prog: st.name, opt: opt, program: rest[0].Lit})
-		sc.program(rest[0].Lit, words[last+1:end], depth+1)
-	} else {
-		for _, s := range slotsOf(rest) {
-			sc.add(codeSite{slot: s, prog: st.name, opt: opt, full: full, kind: o.Kind, why: o.Why, cmd: true})
-		}
-	}
-	if attached {
-		return last
-	}
-	return end - 1
-}
-
-// commandEnd returns the index of the word that ends the command whose
-// arguments begin at words[from], or len(words): a lone ";", or a lone
-// "+" right after a lone "{}" where o.PlusEnds (find -exec … {} +); any
-// other "+" is an argument of the command.
-func commandEnd(o *codeOption, words []Word, from int) int {
-	lit := func(k int) string {
-		if len(words[k]) != 1 || words[k][0].Slot != "" {
-			return "\x00"
-		}
-		return words[k][0].Lit
-	}
-	for end := from; end < len(words); end++ {
-		switch w := lit(end); {
-		case w == ";":
-			return end
-		case w == "+" && o.PlusEnds && end > from && lit(end-1) == "{}":
-			return end
-		}
-	}
-	return len(words)
 }
 
 func (sc *scanner) add(s codeSite) { sc.out.sites = append(sc.out.sites, s) }

@@ -16,7 +16,8 @@
 //     an enum (or, for a script, a pattern without letters:
 //     PatternAdmitsLetter) makes it safe. What is code for which program,
 //     and how each reads its options, is package programs' data (one file
-//     per program); validate reads it and names no program;
+//     per program), read by its one reader (Program.ReadLine); validate
+//     judges what that reads and names no program;
 //   - the deny list (DenyList, package programs' with its matching and the
 //     judging of the file a path resolves to — symlinks, hard links, #!
 //     interpreters: Program, DeniedProgram), applied to every template;

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/nanogpt/toolgen/programs"
 	"github.com/nanogpt/toolgen/runtime/tool"
@@ -115,140 +114,67 @@ func placeReadings(s *tool.Spec, t *Template) ([]*Template, bool) {
 	return out, true
 }
 
-// dataWords reads t's words with its program's grammar and returns the
-// indexes of the words the program reads as data, and of those that are
-// an option's whole separate value.
+// dataWords reads t's words with its program's grammar (the one reader,
+// programs.Program.ReadLine) and returns the indexes of the words the
+// program reads as data, and of those that are an option's whole separate
+// value. The reading stops at the first word it is not certain of: an
+// option the grammar does not list for sure, a slot where option letters
+// or a name are, a slot choosing the subcommand, a command an option runs.
 func dataWords(t *Template) (data, value map[int]bool) {
 	data, value = map[int]bool{}, map[int]bool{}
 	p := programs.Lookup(t.Binary())
 	if p == nil || p.Grammar.WordsOnly || p.Grammar.Style != programs.Getopt {
 		return data, value
 	}
-	r := wordReader{g: p.Grammar, words: t.Words, data: data, value: value}
-	r.read()
+	if p.Grammar.OldStyle && len(t.Words) > 1 && !isOptionWord(t.Words[1]) {
+		return data, value // tar xf: letters without a dash
+	}
+	line := p.ReadLine(argsOf(t.Words), nil)
+	subDone := !p.Grammar.Subcommands
+	patternOpt := false
+	var operands []int
+	for _, tok := range line.Tokens {
+		switch tok.Kind {
+		case programs.TokEnd:
+			if !subDone {
+				return data, value
+			}
+			for j := tok.Word + 1; j < len(t.Words); j++ {
+				data[j] = true
+			}
+			finishData(p, data, patternOpt, operands)
+			return data, value
+		case programs.TokSub:
+			if len(tok.Holes) > 0 {
+				return data, value // the subcommand is a slot's
+			}
+			subDone = true
+		case programs.TokOperand:
+			operands = append(operands, tok.Word)
+		case programs.TokOption:
+			if !tok.Listed || tok.Code != nil && tok.Code.Kind == programs.CodeCommand {
+				return data, value
+			}
+			patternOpt = patternOpt || slices.Contains(p.Grammar.Pattern, tok.Name)
+			switch {
+			case tok.HasValue && tok.InWord: // every slot of the word is in the value
+				data[tok.Word] = true
+			case tok.HasValue:
+				data[tok.Word+1], value[tok.Word+1] = true, true
+			}
+		case programs.TokValue:
+		default: // a slot where option letters or a name are; a command's words
+			return data, value
+		}
+	}
+	finishData(p, data, patternOpt, operands)
 	return data, value
 }
 
-// wordReader walks a template's words as a getopt_long program reads them.
-type wordReader struct {
-	g           programs.Grammar
-	words       []Word
-	data, value map[int]bool
-	argShort    string   // option letters that take a value, at this level
-	noArgShort  string   // option letters known to take none
-	argLong     []string // long options that take a value
-	long        []string // long options known to take none
-	sub         bool     // a subcommand is still to come
-	patternOpt  bool     // an option giving the pattern was seen
-	operands    []int
-}
-
-// read marks the data words of r.words, up to the first word whose reading
-// is not certain.
-func (r *wordReader) read() {
-	g := r.g
-	r.argShort, r.noArgShort, r.argLong, r.long = g.ArgShort, g.NoArgShort, g.ArgLong, g.Long
-	r.sub = g.Subcommands
-	if g.OldStyle && len(r.words) > 1 && !isOptionWord(r.words[1]) {
-		return // tar xf: letters without a dash
-	}
-	for i := 1; i < len(r.words); i++ {
-		w := r.words[i]
-		switch {
-		case len(w) == 1 && w[0].Slot == "" && w[0].Lit == "--":
-			if r.sub {
-				return
-			}
-			for j := i + 1; j < len(r.words); j++ {
-				r.data[j] = true
-			}
-			r.finish()
-			return
-		case isOptionWord(w):
-			next, ok := r.option(i)
-			if !ok {
-				return
-			}
-			i = next
-		case r.sub:
-			if len(w) != 1 || w[0].Slot != "" {
-				return // the subcommand is a slot's
-			}
-			sa := g.SubArgs[w[0].Lit]
-			r.argShort, r.noArgShort, r.argLong, r.long, r.sub = sa.Short, "", sa.Long, nil, false
-		default:
-			r.operands = append(r.operands, i)
-		}
-	}
-	r.finish()
-}
-
-// finish, once every word was read for sure, marks the first operand as
-// the pattern when the grammar says so and no option gave one.
-func (r *wordReader) finish() {
-	if len(r.g.Pattern) > 0 && !r.patternOpt && len(r.operands) > 0 && !r.g.Subcommands {
-		r.data[r.operands[0]] = true
-	}
-}
-
-// option reads the option word i and returns the index of the last word
-// it takes, or false when the reading is not certain from here on.
-func (r *wordReader) option(i int) (int, bool) {
-	w := r.words[i]
-	lead := w[0].Lit
-	if strings.HasPrefix(lead, "--") {
-		return r.longOption(i)
-	}
-	for j := 1; j < len(lead); j++ {
-		c := lead[j]
-		rest := lead[j+1:]
-		switch {
-		case strings.IndexByte(r.argShort, c) >= 0:
-			r.pattern("-" + string(c))
-			if rest != "" || len(w) > 1 { // the value is attached: every slot of the word is in it
-				r.data[i] = true
-				return i, true
-			}
-			if i+1 < len(r.words) {
-				r.data[i+1], r.value[i+1] = true, true
-			}
-			return i + 1, true
-		case strings.IndexByte(r.noArgShort, c) >= 0:
-		default:
-			return i, false
-		}
-	}
-	return i, len(w) == 1 // a slot after no-value letters would name more options
-}
-
-// longOption reads "--name", "--name=value" or "--name value"; only an
-// exact name the grammar lists is certain.
-func (r *wordReader) longOption(i int) (int, bool) {
-	w := r.words[i]
-	name, _, attached := strings.Cut(w[0].Lit[2:], "=")
-	if !attached && len(w) > 1 {
-		return i, false // a slot in the option's name
-	}
-	switch {
-	case slices.Contains(r.argLong, name):
-		r.pattern("--" + name)
-		if attached {
-			r.data[i] = true
-			return i, true
-		}
-		if i+1 < len(r.words) {
-			r.data[i+1], r.value[i+1] = true, true
-		}
-		return i + 1, true
-	case slices.Contains(r.long, name) && !attached:
-		return i, true
-	}
-	return i, false
-}
-
-// pattern notes that opt gives the program its pattern, when it does.
-func (r *wordReader) pattern(opt string) {
-	if slices.Contains(r.g.Pattern, opt) {
-		r.patternOpt = true
+// finishData, once every word was read for sure, marks the first operand
+// as the pattern when p's grammar says so and no option gave one.
+func finishData(p *programs.Program, data map[int]bool, patternOpt bool, operands []int) {
+	if len(p.Grammar.Pattern) > 0 && !patternOpt && len(operands) > 0 && !p.Grammar.Subcommands {
+		data[operands[0]] = true
 	}
 }
