@@ -142,7 +142,7 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 	if sf.httpAddr != "" {
 		return serveHTTP(ctx, env, srv, sf)
 	}
-	if err := srv.Serve(ctx, os.Stdin, env.stdout); err != nil && !errors.Is(err, context.Canceled) {
+	if err := srv.Serve(ctx, serveInput(0, os.Stdin), env.stdout); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(env.stderr, "toolgen serve: %v\n", err)
 		return exitFailure
 	}
