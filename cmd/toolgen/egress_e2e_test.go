@@ -30,6 +30,10 @@ func (r testResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
+// udpMarker is the payload of the datagram the test sends its own UDP
+// listener to know that every earlier datagram was read.
+const udpMarker = "toolgen-test-marker"
+
 // hostOf is the hosts entry egressTools gives the tool name.
 func hostOf(name string, port int) string {
 	if name == "fetch_rebind" {
@@ -89,15 +93,40 @@ func TestEgressThroughTheCLI(t *testing.T) {
 	}
 	defer udp.Close()
 	var datagrams atomic.Int32
+	marked := make(chan struct{}, 1)
 	go func() {
 		buf := make([]byte, 2048)
 		for {
-			if _, _, err := udp.ReadFrom(buf); err != nil {
+			n, _, err := udp.ReadFrom(buf)
+			if err != nil {
 				return
+			}
+			if string(buf[:n]) == udpMarker {
+				marked <- struct{}{}
+				continue
 			}
 			datagrams.Add(1)
 		}
 	}()
+	// drained returns once every datagram sent to the listener before it
+	// was called has been counted: the test's own marker, sent now, is
+	// queued behind them on the one socket.
+	drained := func(t *testing.T) {
+		t.Helper()
+		c, err := net.Dial("udp", udp.LocalAddr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte(udpMarker)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-marked:
+		case <-time.After(time.Minute):
+			t.Fatal("the listener never read the test's own marker datagram")
+		}
+	}
 	tools, ws := egressTools(t, port, udp.LocalAddr().(*net.UDPAddr).Port), t.TempDir()
 	call := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
@@ -138,7 +167,7 @@ func TestEgressThroughTheCLI(t *testing.T) {
 				}
 			}
 			code, out, _ := call("call", "--confine", mode, "send_udp", "{}")
-			time.Sleep(200 * time.Millisecond) // a datagram on its way
+			drained(t)
 			if code != exitOK || strings.HasPrefix(out, "exit: 0\n") || datagrams.Load() != 0 {
 				t.Errorf("UDP reached the host's listener (%d datagrams) or the call succeeded:\n%s", datagrams.Load(), out)
 			}
