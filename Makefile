@@ -107,17 +107,17 @@ generate:
 # Longer fuzzing by hand: every fuzz target for FUZZTIME each (PKGS=./x/...
 # for some). A run that fails only because the fuzz engine timed out a
 # worker as the time ran out ("context deadline exceeded", no failing input
-# written; about one target in twenty on a 2-core machine, loaded or not)
-# is tried up to twice more; a failing input always fails.
+# written; one target in ten to twenty on a 2-core machine, loaded or not)
+# is tried up to four times more; a failing input always fails.
 fuzz:
 	@for pkg in $$($(GO) list $(PKGS)); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "== $$pkg $$f"; \
-			for try in 1 2 3; do \
+			for try in 1 2 3 4 5; do \
 				out=$$($(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg 2>&1); rc=$$?; \
 				echo "$$out"; \
 				[ $$rc -eq 0 ] && break; \
-				if [ $$try -lt 3 ] && echo "$$out" | grep -q 'context deadline exceeded' && \
+				if [ $$try -lt 5 ] && echo "$$out" | grep -q 'context deadline exceeded' && \
 					! echo "$$out" | grep -q 'Failing input written'; then \
 					echo "(the fuzz engine timed out a worker and found nothing: once more)"; continue; \
 				fi; \
