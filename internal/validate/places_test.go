@@ -57,6 +57,10 @@ func TestPlaces(t *testing.T) {
 		{"grep -ie{p} .", nil, nil, map[string]string{"p": "D"}},
 		{"grep -m {n} -e {p} .", nil, nil, map[string]string{"n": "DOS", "p": "DOS"}},
 		{"grep -- {p} .", nil, nil, map[string]string{"p": "DS"}},
+		// A slot among the letters may spell one that takes the next word
+		// (-nA {x}="A" takes "-e"): nothing after it is certain.
+		{"grep -n{x} -e {p} .", nil, nil, map[string]string{"x": "", "p": "S"}},
+		{"grep --count{x} -e {p} .", nil, nil, map[string]string{"x": "", "p": "S"}},
 		{"grep -n -- -e {p}", nil, nil, map[string]string{"p": "DS"}}, // after --, -e is an operand
 		{"grep {b} {p} .", map[string]string{"b": "-e"}, nil, map[string]string{"p": "DS"}},
 		{"grep -e x {b} {p}", map[string]string{"b": "-f"}, nil, map[string]string{"p": "S"}},
