@@ -142,18 +142,19 @@ func TestProgramUnderOtherNames(t *testing.T) {
 	assert.Contains(t, why, "ruby3")
 }
 
-// TestProgramServerNamesOfGit: git's server programs are links to git,
-// denied under their own names only; git is not denied for sharing its
-// file with them, even when another hard link to that file exists (link
-// count 2 makes the same-file index look).
+// TestProgramServerNamesOfGit: git's server programs are links to git
+// (symlinks or hard links), denied under their own names only; git is not
+// denied for sharing its file with them.
 func TestProgramServerNamesOfGit(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	git := filepath.Join(dir, "git")
 	require.NoError(t, os.WriteFile(git, []byte("\x7fELF not really\n"), 0o755))
-	require.NoError(t, os.Link(git, filepath.Join(dir, "git-cache-copy")))
+	// Symlinks on Debian; a hard link where a packager makes one.
+	require.NoError(t, os.Symlink("git", filepath.Join(dir, "git-receive-pack")))
+	require.NoError(t, os.Symlink("git", filepath.Join(dir, "git-upload-pack")))
+	require.NoError(t, os.Link(git, filepath.Join(dir, "git-upload-archive")))
 	for _, name := range []string{"git-receive-pack", "git-upload-pack", "git-upload-archive"} {
-		require.NoError(t, os.Symlink("git", filepath.Join(dir, name)))
 		why, denied := DeniedProgram(filepath.Join(dir, name))
 		assert.True(t, denied, name)
 		assert.Contains(t, why, name)
