@@ -117,7 +117,8 @@ func (c *Command) Attached() map[int][]string {
 // that a Check read (a sed script, an awk program): not a path.
 func (c *Command) Script(i int) bool { return c.scripts[i] }
 
-// token is one option, value, operand or subcommand.
+// token is a Token of the reader as the ExecTool sees it: its line has no
+// holes, so a value is its text.
 type token struct {
 	word     int     // index of the word it comes from
 	kind     TokKind //
@@ -202,7 +203,7 @@ func (c *Command) checkRows() *Refusal {
 // appliesTo reports whether row governs token t: rows for the top level see
 // the tokens before the subcommand, the others those after it.
 func (row *execRow) appliesTo(c *Command, t *token) bool {
-	if !c.rules.Subcommands {
+	if !c.rules.prog.Grammar.Subcommands {
 		return true
 	}
 	if !t.sub {
@@ -270,7 +271,7 @@ func matchWord(pat, w string) bool {
 // matchOption reports whether option token t is one of the short letters or
 // long names (without dashes; a trailing '*' is a stem).
 func (c *Command) matchOption(short string, long []string, t *token) bool {
-	switch c.rules.Style {
+	switch c.rules.prog.Grammar.Style {
 	case GoFlag:
 		name := t.name[1:]
 		for _, l := range long {
@@ -298,7 +299,10 @@ func (c *Command) matchOption(short string, long []string, t *token) bool {
 // abbrevAt reports whether long options may be abbreviated before the
 // subcommand (sub false) or after it: a program with subcommands takes
 // abbreviations after it only (git's top level takes none).
-func (r *execRules) abbrevAt(sub bool) bool { return r.Abbrev && (sub || !r.Subcommands) }
+func (r *execRules) abbrevAt(sub bool) bool {
+	g := &r.prog.Grammar
+	return g.Abbrev && (sub || !g.Subcommands)
+}
 
 // matchLong matches one refused long option l against an option written as
 // written and resolved as resolved; abbrev says whether long options may

@@ -6,9 +6,10 @@ import (
 )
 
 // execRules is defence 4's view of one program of package programs (a
-// binary, or a family of binaries that read their arguments alike): how it
-// reads its options (the program's one Grammar), and the rows of what it
-// may not be given (its code options' ExecWhy, then its Rows).
+// binary, or a family of binaries that read their arguments alike): the
+// program, whose Grammar the one reader reads its lines with
+// (Program.ReadLine), and the rows of what it may not be given (its code
+// options' ExecWhy, then its Rows).
 type execRules struct {
 	// Names are the binaries the entry covers, written like deny-list
 	// entries: "sed" also covers "sed4.9"; "python*" covers every name that
@@ -18,42 +19,6 @@ type execRules struct {
 	// Refuse, when set, refuses the binary whatever its arguments; New then
 	// refuses to grant it (613).
 	Refuse string
-
-	// The option grammar (see optionStyle). Letters in ArgShort take a
-	// value (attached or the next word); letters in OptShort take an
-	// optional value that can only be attached ("-i.bak"); letters in
-	// NoArgShort take none. ArgLong are the long options (without "--")
-	// that take a value; Long are the other long options the binary knows,
-	// listed where an exact match must beat an abbreviation ("--checkpoint"
-	// is not an abbreviation of "--checkpoint-action").
-	Style      Style
-	Abbrev     bool // long options may be abbreviated to a unique prefix
-	ArgShort   string
-	OptShort   string
-	NoArgShort string
-	ArgLong    []string
-	Long       []string
-	// Subcommands: the first operand is a subcommand (git log); options
-	// before it are the top level's (ArgShort … apply there), options after
-	// it are the subcommand's, whose grammar is not listed.
-	Subcommands bool
-	// OldStyle: the first argument may be a cluster of option letters
-	// without a '-' whose values follow in the next words (tar xzf a.tgz).
-	OldStyle bool
-	// SubArgs are the options that take a value, per subcommand, where a
-	// Check must know them ("git config --file --get a b" sets a in the
-	// file "--get").
-	SubArgs map[string]SubArgs
-	// ShortEq: an attached short value may begin with '=', which the
-	// program drops (Grammar.ShortEq).
-	ShortEq bool
-	// CmdShort and CmdLong are the top level's CodeCommand options (fd's
-	// -x, --exec): a separate value is a command whose arguments follow it
-	// up to a lone ";" (or "{} +" where CmdPlus), words the program does
-	// not read as its own.
-	CmdShort string
-	CmdLong  []string
-	CmdPlus  bool
 
 	// Rows are the refused options, words and subcommands.
 	Rows []execRow
@@ -100,25 +65,10 @@ func (row *execRow) wholeSub() bool {
 		len(row.Words) == 0 && len(row.Confine) == 0
 }
 
-// readingOf returns how the ExecTool reads p's command lines (its grammar,
-// the options whose value is a command, its file options), with no rows.
+// readingOf returns how the ExecTool reads p's command lines (the program,
+// its checks and file options), with no rows.
 func readingOf(p *Program) *execRules {
-	g := p.Grammar
-	r := &execRules{Names: p.Names, Refuse: p.Refuse, Style: g.Style, Abbrev: g.Abbrev,
-		ArgShort: g.ArgShort, OptShort: g.OptShort, NoArgShort: g.NoArgShort, ArgLong: g.ArgLong, Long: g.Long,
-		Subcommands: g.Subcommands, OldStyle: g.OldStyle, Check: p.Check, Files: p.Files}
-	r.SubArgs = g.SubArgs // read only
-	r.ShortEq = g.ShortEq
-	for _, o := range p.Code {
-		if o.Kind == CodeCommand && o.Sub == "" && (o.Short != "" || len(o.Long) > 0) {
-			r.CmdShort += o.Short
-			r.CmdLong = append(r.CmdLong, o.Long...)
-			r.CmdPlus = r.CmdPlus || o.PlusEnds
-		}
-	}
-	r.known = p.longNames()
-	r.prog = p
-	return r
+	return &execRules{Names: p.Names, Refuse: p.Refuse, Check: p.Check, Files: p.Files, known: p.longNames(), prog: p}
 }
 
 // fromProgram returns p's rules, or nil when the ExecTool refuses nothing
