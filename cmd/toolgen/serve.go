@@ -105,9 +105,15 @@ func runServe(c *command, env *cmdEnv, args []string) int {
 		return c.usageErr(env, "%v", err)
 	}
 
-	// The spawner process that forks the calls (and an ordinary user's
-	// noexec holder) start while the preset is assembled and the client
-	// connects, not at the first call.
+	// The server is a small process of toolgen's own, not the agent (the
+	// agent is its client): it forks its calls itself, as call does,
+	// which spares each call the hand-off to a spawner process and back.
+	// Its heap stays small (outputs are bounded), and a leader is started
+	// as a vfork, so a call's cost does not grow with it either way.
+	kernel.ForkFromThisProcess()
+	// The spawner thread (and an ordinary user's noexec holder) are made
+	// while the preset is assembled and the client connects, not at the
+	// first call.
 	var kopts []kernel.Option
 	if f.processLimit.set {
 		kopts = append(kopts, kernel.WithProcessLimit(f.processLimit.n))

@@ -178,7 +178,7 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 
 func testServeTools(t *testing.T, bin string) {
 	ws, tools := e2eDirs(t)
-	cs, _, _ := startClient(t, bin, "", nil, "--tools", tools, "--workspace", ws)
+	cs, server, _ := startClient(t, bin, "", nil, "--tools", tools, "--workspace", ws)
 
 	names := toolNames(t, cs)
 	for _, want := range []string{"grep_text", "find_files", "sed_print", "nap"} {
@@ -249,6 +249,30 @@ func testServeTools(t *testing.T, bin string) {
 	if text, isErr := callText(t, cs, "grep_text", map[string]any{"pattern": "first"}); isErr || !strings.Contains(text, "a.txt:1:") {
 		t.Errorf("after errors: %q", text)
 	}
+
+	// The server is toolgen's own small process: it forks its calls
+	// itself, with no spawner process beside it.
+	if n := spawnersOf(server.Process.Pid); n > 0 {
+		t.Errorf("toolgen serve started %d spawner processes; it forks its calls itself", n)
+	}
+}
+
+// spawnersOf counts the children of pid that are a kernel's spawner
+// process.
+func spawnersOf(pid int) int {
+	n := 0
+	procs(func(p, _ int, _ string) {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+		if err != nil {
+			return
+		}
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) && isSpawner(strconv.Itoa(p)) {
+			n++
+		}
+	})
+	return n
 }
 
 func testServeCancel(t *testing.T, bin string) {

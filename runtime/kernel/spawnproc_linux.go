@@ -114,10 +114,13 @@ var forkFromHost atomic.Bool
 
 // ForkFromThisProcess makes every kernel of this process fork its calls
 // from this process's own spawner threads instead of a spawner process:
-// for a short-lived process with a small heap (a one-shot command line),
-// where starting the spawner process costs more than the forks it would
-// save. A call gets the same guarantees either way; Guarantees.Spawner
-// says which process it is forked from. Call it before the first call.
+// for a process of toolgen's own whose heap stays small (toolgen call and
+// explain, one call each; toolgen serve, whose agent is its client), where
+// the spawner process would cost a start, or a hand-off per call, and save
+// nothing (a leader is started as a vfork: it copies no page tables). An
+// agent that embeds the kernel must not call it: its heap is its own. A
+// call gets the same guarantees either way; Guarantees.Spawner says which
+// process it is forked from. Call it before the first call.
 func ForkFromThisProcess() { forkFromHost.Store(true) }
 
 // spawnPath returns the spawner process k's next call goes through, or

@@ -178,7 +178,7 @@ func spawnerLine(without string) string {
 	case without != "":
 		return "the agent's process itself: " + without
 	}
-	return "the agent's process itself (set to fork its calls: a short-lived process with a small heap)"
+	return "this process itself, set to fork its calls (a process of toolgen's own with a small heap, not the agent's)"
 }
 
 // server is the spawner process's state: the calls started and not yet

@@ -6,8 +6,8 @@
 // each with --confine off and with the default confinement. For each it
 // prints the sequential median (one call at a time), the calls/s with 8
 // calls in flight, and the server's RSS (current and peak, and with the
-// pages it shares with its spawner process counted once) after 1,000
-// calls. With -commands it adds the rows of mcp-server-commands (the npm
+// pages it shares with a spawner process counted once, for a server that
+// has one: toolgen serve forks its calls itself) after 1,000 calls. With -commands it adds the rows of mcp-server-commands (the npm
 // package: a Node server whose run_command tool runs "echo hi" through
 // sh -c), for the same comparison against a server that confines nothing.
 // Run it from the module root:
@@ -298,7 +298,7 @@ func report(rows []*row, floor *row, seq, par, total int, load0, load1 string) {
 		fmt.Printf("%-*s %9.3fms %+8.3fms %11.0f %7.0f%% %13s %8s %13s\n", w, r.name, ms(m), ms(m-fm), rate(r), 100*rate(r)/fr, rss, once, cpu)
 	}
 	fmt.Printf("(rows interleaved: %d sequential calls per row for the medians in batches of 20, %d calls per row with %d in flight in batches of 100, RSS after %d calls per server, "+
-		"summed over the server and its spawner process, which map the same executable; once: the server's RSS and the spawner's private pages, "+
+		"summed over the server and its spawner process where it has one (toolgen serve forks its calls itself); once: the server's RSS and a spawner's private pages, "+
 		"the pages they share counted once; load average %s before, %s after)\n",
 		seq, par, inFlight, total, load0, load1)
 }
@@ -438,8 +438,9 @@ func listening(stderr io.Reader) (string, error) {
 	return "", fmt.Errorf("the server did not start in time")
 }
 
-// rssOf returns VmRSS and VmHWM of pid and its spawner process (the
-// kernel forks calls from it: its memory is the server's), summed, and
+// rssOf returns VmRSS and VmHWM of pid and its spawner process, if any
+// (a kernel that forks its calls from one: its memory is the server's),
+// summed, and
 // pid's VmRSS plus the spawner's private pages (the pages they share, the
 // executable's among them, counted once), in KiB.
 func rssOf(pid int) (rss, peak, once int64) {
