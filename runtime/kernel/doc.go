@@ -20,7 +20,7 @@
 //   - The working directory is the workspace given to New (absolute, symlinks
 //     resolved).
 //   - Stdin is the null device (os.DevNull).
-//   - The environment is exactly PATH, LANG=C.UTF-8, LC_ALL=C.UTF-8, HOME,
+//   - The environment is exactly PATH, LC_CTYPE=C.UTF-8, HOME,
 //     XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_DATA_HOME (all the kernel's
 //     empty private directory, see Home: never the workspace, so a
 //     repository's .gitconfig or .curlrc is not the user's configuration),

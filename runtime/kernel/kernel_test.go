@@ -32,8 +32,7 @@ func TestNewDefaults(t *testing.T) {
 	}
 	want := []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
-		"LANG=C.UTF-8",
-		"LC_ALL=C.UTF-8",
+		"LC_CTYPE=C.UTF-8",
 		"HOME=" + k.Home(),
 		"XDG_CONFIG_HOME=" + k.Home(),
 		"XDG_CACHE_HOME=" + k.Home(),
@@ -53,7 +52,7 @@ func TestNewOptions(t *testing.T) {
 		WithTimeout(time.Second),
 		WithOutputLimit(10),
 		WithPath("/bin:/usr/bin"),
-		WithEnv("FOO=bar", "LANG=en_US.UTF-8"),
+		WithEnv("FOO=bar", "LC_CTYPE=C"),
 		WithEnv("FOO=baz=qux", "EMPTY="),
 		nil,
 	)
@@ -62,8 +61,7 @@ func TestNewOptions(t *testing.T) {
 	}
 	want := []string{
 		"PATH=/bin:/usr/bin",
-		"LANG=en_US.UTF-8",
-		"LC_ALL=C.UTF-8",
+		"LC_CTYPE=C",
 		"HOME=" + k.Home(),
 		"XDG_CONFIG_HOME=" + k.Home(),
 		"XDG_CACHE_HOME=" + k.Home(),

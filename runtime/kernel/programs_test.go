@@ -162,7 +162,7 @@ func (r *progRepo) plainRun(t testing.TB, argv []string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.ws
-	cmd.Env = []string{"PATH=" + DefaultPath, "HOME=" + r.ws, "LANG=C.UTF-8"}
+	cmd.Env = []string{"PATH=" + DefaultPath, "HOME=" + r.ws, childLocale}
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
