@@ -53,20 +53,6 @@ func TestRunRelativePathAgainstWorkspace(t *testing.T) {
 	}
 }
 
-// TestRunUTF8Locale checks that a command's characters are UTF-8 (one
-// "é" is one character, a letter) and its messages and number format the
-// C locale's.
-func TestRunUTF8Locale(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("C.UTF-8 is a glibc locale")
-	}
-	k := newKernel(t)
-	writeFile(t, k.Workspace(), "u.txt", "é\n", 0o644)
-	assertText(t, mustRun(t, k, "wc", "-m", "u.txt"), "exit: 0\noutput: 2 u.txt\n")
-	assertText(t, mustRun(t, k, "grep", "-c", "^[[:alpha:]]$", "u.txt"), "exit: 0\noutput: 1\n")
-	assertText(t, mustRun(t, k, "printf", "%.1f\n", "1.5"), "exit: 0\noutput: 1.5\n")
-}
-
 func TestRunEnvScrubbed(t *testing.T) {
 	t.Setenv("TOOLGEN_KERNEL_CANARY", "leaked")
 	k := newKernel(t, WithEnv("EXTRA=1"))
