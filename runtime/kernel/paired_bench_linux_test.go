@@ -18,7 +18,9 @@ import (
 // the same for a tool that declares the network (confined-net: no network
 // namespace of the call's own, the rest of confinement's cost), and the
 // kernel without each of its costs in turn (no PID namespace, no post-exec
-// stop for the limits, no limits, none of them). Interleaving
+// stop for the limits, no limits, none of them); and the kernel forking
+// from the host itself (inproc, inproc-confined: how toolgen call and
+// toolgen serve start their calls, with no spawner process). Interleaving
 // keeps a loaded machine's drift out of the ratios, which separate
 // benchmarks on this shared 2-core machine do not.
 //
@@ -46,6 +48,8 @@ func BenchmarkSpawnPaired(b *testing.B) {
 		{name: "no-stop", k: newKernel(b), noStop: true},
 		{name: "no-limits", k: newKernel(b, noLimits...)},
 		{name: "none", k: newKernel(b, noLimits...), noNS: true, noStop: true},
+		{name: "inproc", k: newKernel(b, inProcess)},
+		{name: "inproc-confined", k: newKernel(b, inProcess, WithConfinement(sandbox.Strict))},
 	}
 	for b.Loop() {
 		for _, v := range vs {
@@ -73,7 +77,9 @@ func BenchmarkSpawnPaired(b *testing.B) {
 			b.ReportMetric(float64(m)/float64(bare), v.name+"/bare")
 		}
 	}
-	b.ReportMetric(float64(median(vs[2].times))/float64(median(vs[1].times)), "confined/kernel")
+	ratio := func(a, b int) float64 { return float64(median(vs[a].times)) / float64(median(vs[b].times)) }
+	b.ReportMetric(ratio(2, 1), "confined/kernel")
+	b.ReportMetric(ratio(9, 8), "inproc-confined/inproc")
 }
 
 func median(ts []time.Duration) time.Duration {
