@@ -95,8 +95,13 @@ func (Hook) Read(path string) []string {
 // is "vim", "python3.11" is "python3").
 func NamesOf(path string) []string {
 	names := []string{filepath.Base(path)}
-	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
-		names = append(names, filepath.Base(real))
+	// Only a final name that is a link can resolve to another base name:
+	// the directories' links change the directory, not the name. One
+	// lstat, then, instead of one per element of path for every call.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+			names = append(names, filepath.Base(real))
+		}
 	}
 	for i, n := range names {
 		if before, _, ok := strings.Cut(n, "."); ok && before != "" {

@@ -5,8 +5,10 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -143,11 +145,7 @@ func writeIDMaps(pid int, restricted bool) error {
 // writeIDMapsNow writes pid's maps from the calling thread.
 func writeIDMapsNow(pid int) error {
 	dir := "/proc/" + strconv.Itoa(pid) + "/"
-	for _, w := range []struct{ file, data string }{
-		{"uid_map", fmt.Sprintf("%d %d 1\n", os.Geteuid(), os.Geteuid())},
-		{"setgroups", "deny"},
-		{"gid_map", fmt.Sprintf("%d %d 1\n", os.Getegid(), os.Getegid())},
-	} {
+	for _, w := range idMaps() {
 		if err := writeProcFile(dir+w.file, w.data); err != nil {
 			return fmt.Errorf("user namespace maps: %w", err)
 		}
@@ -155,16 +153,39 @@ func writeIDMapsNow(pid int) error {
 	return nil
 }
 
-func writeProcFile(path, data string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
+// idMap is one file of a user namespace's maps and what is written to it.
+type idMap struct{ file, data string }
+
+// idMaps are the maps writeIDMapsNow writes, in order (setgroups before
+// gid_map, as an unprivileged mapping requires): this process's ids, which
+// do not change, to themselves.
+var idMaps = sync.OnceValue(func() []idMap {
+	return []idMap{
+		{"uid_map", fmt.Sprintf("%d %d 1\n", os.Geteuid(), os.Geteuid())},
+		{"setgroups", "deny"},
+		{"gid_map", fmt.Sprintf("%d %d 1\n", os.Getegid(), os.Getegid())},
 	}
-	_, err = f.WriteString(data)
-	if cerr := f.Close(); err == nil {
+})
+
+// writeProcFile writes data to the /proc file at path in one write, with
+// the system calls alone: the file is never polled, so it needs none of
+// an *os.File's bookkeeping.
+func writeProcFile(path, data string) error {
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	n, err := unix.Write(fd, []byte(data))
+	if err == nil && n < len(data) {
+		err = io.ErrShortWrite
+	}
+	if cerr := unix.Close(fd); err == nil && cerr != nil {
 		err = cerr
 	}
-	return err
+	if err != nil {
+		return &os.PathError{Op: "write", Path: path, Err: err}
+	}
+	return nil
 }
 
 // nsRefused reports an error of a start that may be the system refusing the
