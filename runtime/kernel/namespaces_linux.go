@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -145,27 +144,18 @@ func writeIDMaps(pid int, restricted bool) error {
 // writeIDMapsNow writes pid's maps from the calling thread.
 func writeIDMapsNow(pid int) error {
 	dir := "/proc/" + strconv.Itoa(pid) + "/"
-	for _, w := range idMaps() {
+	uid, gid := strconv.Itoa(os.Geteuid()), strconv.Itoa(os.Getegid())
+	for _, w := range []struct{ file, data string }{
+		{"uid_map", uid + " " + uid + " 1\n"},
+		{"setgroups", "deny"}, // before gid_map, as an unprivileged mapping requires
+		{"gid_map", gid + " " + gid + " 1\n"},
+	} {
 		if err := writeProcFile(dir+w.file, w.data); err != nil {
 			return fmt.Errorf("user namespace maps: %w", err)
 		}
 	}
 	return nil
 }
-
-// idMap is one file of a user namespace's maps and what is written to it.
-type idMap struct{ file, data string }
-
-// idMaps are the maps writeIDMapsNow writes, in order (setgroups before
-// gid_map, as an unprivileged mapping requires): this process's ids, which
-// do not change, to themselves.
-var idMaps = sync.OnceValue(func() []idMap {
-	return []idMap{
-		{"uid_map", fmt.Sprintf("%d %d 1\n", os.Geteuid(), os.Geteuid())},
-		{"setgroups", "deny"},
-		{"gid_map", fmt.Sprintf("%d %d 1\n", os.Getegid(), os.Getegid())},
-	}
-})
 
 // writeProcFile writes data to the /proc file at path in one write, with
 // the system calls alone: the file is never polled, so it needs none of
