@@ -10,15 +10,15 @@ import (
 	"github.com/nanogpt/toolgen/runtime/sandbox"
 )
 
-// protectMounts binds p's protected paths read-only in the calling spawner
-// thread's mount namespace (root, after sandbox.NoExecWorkspace, whose
-// failure noexec is: then the thread has no namespace of its own to mount
-// in, and the protection fails with it).
-func protectMounts(p sandbox.Policy, noexec error) error {
+// protectMounts binds the protected paths pr read-only in the calling
+// spawner thread's mount namespace (root, after sandbox.NoExecWorkspace,
+// whose failure noexec is: then the thread has no namespace of its own to
+// mount in, and the protection fails with it).
+func protectMounts(pr sandbox.Protection, noexec error) error {
 	if noexec != nil {
 		return errors.New("no mount namespace for the call: " + noexec.Error())
 	}
-	return sandbox.ProtectMounts(p.Protection())
+	return sandbox.ProtectMounts(pr)
 }
 
 // encodeProtection and decodeProtection pass the protected paths the

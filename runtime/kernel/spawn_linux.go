@@ -53,21 +53,23 @@ type startReq struct {
 	done  chan struct{}
 }
 
-// newSpawner starts a spawner confined to p as d says, its thread in a
-// pids cgroup of maxProcs where there is one (see threadCgroup), and waits
+// newSpawner starts a spawner confined to p as d says, binding the
+// protected paths pr (the reading its key holds, so that what it binds is
+// what its key says), its thread in a pids cgroup of maxProcs where there
+// is one (see threadCgroup), and waits
 // until its thread is set up (or failed to be). It takes the spare thread
 // Prepare made, when there is one, which is already in a cgroup of its own.
 //
 // Not root, a confined spawner also gets a holder of the workspace's noexec
 // mount namespace, started from this goroutine (unrestricted: it writes the
 // holder's user namespace maps); s.noexec says why when there is none.
-func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
-	s := newSpawnerThread(p, d, maxProcs)
+func newSpawner(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision, maxProcs int) *spawner {
+	s := newSpawnerThread(p, pr, d, maxProcs)
 	if s.err == nil && d.Apply && os.Geteuid() != 0 {
 		// A tool that runs code gets a holder that binds the protected
 		// paths without mounting the workspace noexec.
 		var err error
-		s.holder, err = takeHolder(p.Workspace, p.Protection(), p.WorkspaceNoExec())
+		s.holder, err = takeHolder(p.Workspace, pr, p.WorkspaceNoExec())
 		s.protect = err // the holder makes both
 		if p.WorkspaceNoExec() {
 			s.noexec = err
@@ -77,13 +79,13 @@ func newSpawner(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
 }
 
 // newSpawnerThread is newSpawner but the holder.
-func newSpawnerThread(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawner {
+func newSpawnerThread(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision, maxProcs int) *spawner {
 	s := &spawner{reqs: make(chan *startReq)}
 	ready := make(chan error)
 	if maxProcs == 0 {
 		// No cgroup needed: neither wait for the spare (making its
 		// cgroup takes a few syscalls) nor take it.
-		sandbox.GoThread(func() { s.loop(p, d, false, ready) })
+		sandbox.GoThread(func() { s.loop(p, pr, d, false, ready) })
 		s.err = <-ready
 		return s
 	}
@@ -99,7 +101,7 @@ func newSpawnerThread(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawn
 				}
 			}
 			s.cg = t.cg
-			t.work <- func() { s.loop(p, d, true, ready) }
+			t.work <- func() { s.loop(p, pr, d, true, ready) }
 			s.err = <-ready
 			return s
 		}
@@ -111,7 +113,7 @@ func newSpawnerThread(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawn
 		return s
 	}
 	s.cg = cg
-	sandbox.GoThread(func() { s.loop(p, d, false, ready) })
+	sandbox.GoThread(func() { s.loop(p, pr, d, false, ready) })
 	s.err = <-ready
 	return s
 }
@@ -119,7 +121,7 @@ func newSpawnerThread(p sandbox.Policy, d sandbox.Decision, maxProcs int) *spawn
 // loop sets up the spawner's thread (joins its cgroup unless joined says
 // the thread already has, then applies the policy), reports how that went
 // on ready and serves start requests until s.reqs is closed.
-func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready chan<- error) {
+func (s *spawner) loop(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision, joined bool, ready chan<- error) {
 	// It runs on a thread sandbox.GoThread locked for good (never the main
 	// thread): when this goroutine returns, the runtime destroys the thread,
 	// restricted as it is, instead of reusing it. (The runtime never clones
@@ -147,9 +149,9 @@ func (s *spawner) loop(p sandbox.Policy, d sandbox.Decision, joined bool, ready 
 		// paths without the noexec mount.
 		if p.WorkspaceNoExec() {
 			s.noexec = sandbox.NoExecWorkspace(p.Workspace)
-			s.protect = protectMounts(p, s.noexec)
+			s.protect = protectMounts(pr, s.noexec)
 		} else {
-			s.protect = sandbox.ProtectWorkspace(p.Protection())
+			s.protect = sandbox.ProtectWorkspace(pr)
 		}
 	}
 	if err == nil {
@@ -380,13 +382,13 @@ func acquire(p sandbox.Policy, pr sandbox.Protection, d sandbox.Decision, mode s
 	defer pool.Unlock()
 	s := pool.m[key]
 	if s == nil {
-		s = newSpawner(p, d, maxProcs)
+		s = newSpawner(p, pr, d, maxProcs)
 		if s.err != nil {
 			if mode == sandbox.Strict {
 				return nil, "", s.err
 			}
 			err := s.err
-			s = newSpawner(p, sandbox.Decision{}, maxProcs)
+			s = newSpawner(p, sandbox.Protection{}, sandbox.Decision{}, maxProcs)
 			if s.err != nil {
 				return nil, "", s.err
 			}
